@@ -1,0 +1,49 @@
+/**
+ * Runs the stand-in as a process: `tsx kube-stand-in/cli.ts [--port N] [--kubeconfig PATH]`.
+ * Environment: STAND_IN_PORT, STAND_IN_TOKEN, STAND_IN_KUBECONFIG, STAND_IN_READY_DELAY_MS,
+ * STAND_IN_DELETE_DELAY_MS, STAND_IN_SYNCED_DELAY_MS. Prints one JSON line with url and kubeconfig
+ * path once it listens, so a parent process can wait for it.
+ */
+import { parseArgs } from 'node:util';
+import { startStandIn } from './server.js';
+
+function integer(name: string, value: string | undefined): number | undefined {
+  if (value === undefined || value === '') return undefined;
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 0) {
+    console.error(`${name} must be a non-negative integer, got "${value}"`);
+    process.exit(2);
+  }
+  return parsed;
+}
+
+const { values } = parseArgs({
+  options: {
+    port: { type: 'string' },
+    kubeconfig: { type: 'string' },
+    quiet: { type: 'boolean', default: false },
+  },
+});
+
+const standIn = await startStandIn({
+  port: integer('--port / STAND_IN_PORT', values.port ?? process.env['STAND_IN_PORT']) ?? 6443,
+  ...(process.env['STAND_IN_TOKEN'] ? { token: process.env['STAND_IN_TOKEN'] } : {}),
+  timing: Object.fromEntries(
+    Object.entries({
+      syncedDelayMs: integer('STAND_IN_SYNCED_DELAY_MS', process.env['STAND_IN_SYNCED_DELAY_MS']),
+      readyDelayMs: integer('STAND_IN_READY_DELAY_MS', process.env['STAND_IN_READY_DELAY_MS']),
+      deleteDelayMs: integer('STAND_IN_DELETE_DELAY_MS', process.env['STAND_IN_DELETE_DELAY_MS']),
+    }).filter(([, v]) => v !== undefined),
+  ),
+  ...(values.quiet ? {} : { log: (line: string) => console.error(`[kube-stand-in] ${line}`) }),
+});
+
+const kubeconfigPath = values.kubeconfig ?? process.env['STAND_IN_KUBECONFIG'];
+if (kubeconfigPath) standIn.writeKubeconfig(kubeconfigPath);
+console.log(JSON.stringify({ url: standIn.url, kubeconfig: kubeconfigPath ?? null, control: `${standIn.url}/__stand-in/state` }));
+
+const shutdown = (): void => {
+  void standIn.close().then(() => process.exit(0));
+};
+process.on('SIGINT', shutdown);
+process.on('SIGTERM', shutdown);

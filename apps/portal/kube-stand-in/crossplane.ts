@@ -1,0 +1,258 @@
+/**
+ * A simulated Crossplane provider (upjet-based provider-azure) reconciling the stand-in's managed
+ * resources: it adds its finalizer and external-name, reports Synced and Ready as Crossplane does,
+ * emits the events Crossplane emits, fails the way Azure would for a bad name or a missing resource
+ * group, and finishes deletion after a delay. Failures can also be injected per object.
+ */
+import type { EventRecorder } from './events.js';
+import { ACCOUNTS, type ResourceDef } from './resources.js';
+import type { ObjectStore } from './store.js';
+import { kubeTime, type Condition, type ConditionStatus, type KubeObject } from './types.js';
+import { isRecord } from './validation.js';
+
+export const CROSSPLANE_FINALIZER = 'finalizer.managedresource.crossplane.io';
+const EXTERNAL_NAME = 'crossplane.io/external-name';
+const CREATE_PENDING = 'crossplane.io/external-create-pending';
+const CREATE_SUCCEEDED = 'crossplane.io/external-create-succeeded';
+const AZURE_ACCOUNT_NAME = /^[a-z0-9]{3,24}$/;
+
+export interface ReconcileTiming {
+  /** From a create or delete request to the provider's first reaction (Synced, events). */
+  syncedDelayMs: number;
+  /** From the provider's create request to the external resource being available (Ready=True). */
+  readyDelayMs: number;
+  /** From Ready=False Deleting to the finalizer being removed and the object gone. */
+  deleteDelayMs: number;
+  /** Back-off between retries of a failing reconcile. */
+  retryDelayMs: number;
+}
+
+export interface CrossplaneOptions {
+  timing: ReconcileTiming;
+  subscriptionId: string;
+  /** Whether a ResourceGroup of this name exists in the simulated Azure subscription. */
+  resourceGroupExists: (name: string) => boolean;
+}
+
+function conditionsOf(object: KubeObject): Condition[] {
+  const status = (object.status ??= {});
+  if (!Array.isArray(status['conditions'])) status['conditions'] = [];
+  return status['conditions'] as Condition[];
+}
+
+export function conditionOf(object: KubeObject, type: string): Condition | undefined {
+  const conditions = object.status?.['conditions'];
+  return Array.isArray(conditions) ? (conditions as Condition[]).find((c) => c.type === type) : undefined;
+}
+
+/** Sets a condition; like Crossplane, lastTransitionTime only moves when the status changes. */
+export function setCondition(object: KubeObject, type: string, status: ConditionStatus, reason: string, message?: string): void {
+  const conditions = conditionsOf(object);
+  const previous = conditions.find((c) => c.type === type);
+  const next: Condition = {
+    type,
+    status,
+    reason,
+    ...(message ? { message } : {}),
+    lastTransitionTime: previous && previous.status === status ? previous.lastTransitionTime : kubeTime(),
+    observedGeneration: object.metadata.generation ?? 1,
+  };
+  if (previous) conditions.splice(conditions.indexOf(previous), 1, next);
+  else conditions.push(next);
+}
+
+function forProviderOf(object: KubeObject): Record<string, unknown> {
+  const forProvider = object.spec?.['forProvider'];
+  return isRecord(forProvider) ? forProvider : {};
+}
+
+function externalNameOf(object: KubeObject): string {
+  return object.metadata.annotations?.[EXTERNAL_NAME] ?? object.metadata.name ?? '';
+}
+
+const SECONDARY_REGION: Record<string, string> = {
+  westeurope: 'northeurope',
+  northeurope: 'westeurope',
+  eastus: 'westus',
+  westus: 'eastus',
+  uksouth: 'ukwest',
+  germanywestcentral: 'germanynorth',
+};
+
+export class SimulatedCrossplane {
+  private readonly failures = new Map<string, string>();
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private stopped = false;
+
+  constructor(
+    private readonly store: ObjectStore,
+    private readonly recorder: EventRecorder,
+    private readonly options: CrossplaneOptions,
+  ) {}
+
+  created(def: ResourceDef, name: string): void {
+    this.schedule(this.options.timing.syncedDelayMs, () => this.reconcile(def, name));
+  }
+
+  deletionRequested(def: ResourceDef, name: string): void {
+    this.schedule(this.options.timing.syncedDelayMs, () => this.reconcile(def, name));
+  }
+
+  /** Makes every reconcile of the named object (or of every object, for "*") fail with this message. */
+  injectFailure(name: string, message: string): void {
+    this.failures.set(name, message);
+    this.reconcileAll();
+  }
+
+  clearFailure(name?: string): void {
+    if (name === undefined) this.failures.clear();
+    else this.failures.delete(name);
+    this.reconcileAll();
+  }
+
+  injectedFailures(): Record<string, string> {
+    return Object.fromEntries(this.failures);
+  }
+
+  stop(): void {
+    this.stopped = true;
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers.clear();
+  }
+
+  private reconcileAll(): void {
+    for (const object of this.store.list(ACCOUNTS)) {
+      const name = object.metadata.name;
+      if (name) this.schedule(0, () => this.reconcile(ACCOUNTS, name));
+    }
+  }
+
+  private schedule(delayMs: number, step: () => void): void {
+    if (this.stopped) return;
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      if (!this.stopped) step();
+    }, delayMs);
+    this.timers.add(timer);
+  }
+
+  private reconcile(def: ResourceDef, name: string): void {
+    const object = this.store.get(def, name);
+    if (!object) return;
+    if (object.metadata.deletionTimestamp) {
+      this.reconcileDeletion(def, object);
+      return;
+    }
+    const metadata = object.metadata;
+    metadata.finalizers = [...new Set([...(metadata.finalizers ?? []), CROSSPLANE_FINALIZER])];
+    metadata.annotations = { [EXTERNAL_NAME]: name, ...metadata.annotations };
+    const alreadyCreated = metadata.annotations[CREATE_SUCCEEDED] !== undefined;
+
+    const failure = this.failureFor(def, object);
+    if (failure) {
+      const phase = alreadyCreated ? 'observe' : 'create';
+      setCondition(object, 'Synced', 'False', 'ReconcileError', `${phase} failed: ${failure}`);
+      if (!alreadyCreated) setCondition(object, 'Ready', 'False', 'Creating');
+      const stored = this.store.put(def, object);
+      this.recorder.record(def, stored, 'Warning', alreadyCreated ? 'CannotObserveExternalResource' : 'CannotCreateExternalResource', failure);
+      this.schedule(this.options.timing.retryDelayMs, () => this.reconcile(def, name));
+      return;
+    }
+
+    if (!alreadyCreated) {
+      const now = kubeTime();
+      metadata.annotations[CREATE_PENDING] = now;
+      metadata.annotations[CREATE_SUCCEEDED] = now;
+      setCondition(object, 'Synced', 'True', 'ReconcileSuccess');
+      setCondition(object, 'Ready', 'False', 'Creating');
+      const stored = this.store.put(def, object);
+      this.recorder.record(def, stored, 'Normal', 'CreatedExternalResource', 'Successfully requested creation of external resource');
+      this.schedule(this.options.timing.readyDelayMs, () => this.reconcile(def, name));
+      return;
+    }
+
+    const ready = conditionOf(object, 'Ready');
+    const synced = conditionOf(object, 'Synced');
+    if (ready?.status === 'True' && synced?.status === 'True') return;
+    setCondition(object, 'Synced', 'True', 'ReconcileSuccess');
+    setCondition(object, 'Ready', 'True', 'Available');
+    object.status = { ...object.status, atProvider: this.observe(def, object) };
+    this.store.put(def, object);
+  }
+
+  private reconcileDeletion(def: ResourceDef, object: KubeObject): void {
+    const name = object.metadata.name ?? '';
+    if (conditionOf(object, 'Ready')?.reason !== 'Deleting') {
+      setCondition(object, 'Ready', 'False', 'Deleting');
+      setCondition(object, 'Synced', 'True', 'ReconcileSuccess');
+      const stored = this.store.put(def, object);
+      this.recorder.record(def, stored, 'Normal', 'DeletedExternalResource', 'Successfully requested deletion of external resource');
+      this.schedule(this.options.timing.deleteDelayMs, () => this.reconcile(def, name));
+      return;
+    }
+    // The external resource is gone: drop the finalizer, and the API server removes the object.
+    const finalizers = (object.metadata.finalizers ?? []).filter((f) => f !== CROSSPLANE_FINALIZER);
+    if (finalizers.length === 0) {
+      this.store.remove(def, name);
+    } else {
+      object.metadata.finalizers = finalizers;
+      this.store.put(def, object);
+    }
+  }
+
+  /** What Azure (through the provider) would refuse, or an injected failure. */
+  private failureFor(def: ResourceDef, object: KubeObject): string | undefined {
+    const name = object.metadata.name ?? '';
+    const injected = this.failures.get(name) ?? this.failures.get('*');
+    if (injected) return injected;
+    if (def !== ACCOUNTS) return undefined;
+    const params = forProviderOf(object);
+    const resourceGroup = params['resourceGroupName'];
+    const accountName = externalNameOf(object);
+    const prefix = `async create failed: failed to create the resource: [{0 creating Storage Account (Subscription: "${this.options.subscriptionId}" Resource Group Name: "${String(resourceGroup ?? '')}" Storage Account Name: "${accountName}")`;
+    if (typeof resourceGroup !== 'string' || resourceGroup.length === 0) {
+      return 'async create failed: failed to create the resource: [{0 Missing required argument: The argument "resource_group_name" is required, but no definition was found.  []}]';
+    }
+    if (!AZURE_ACCOUNT_NAME.test(accountName)) {
+      return `${prefix}: performing Create: unexpected status 400 (400 Bad Request) with error: AccountNameInvalid: ${accountName} is not a valid storage account name. Storage account name must be between 3 and 24 characters in length and use numbers and lower-case letters only.  []}]`;
+    }
+    if (!this.options.resourceGroupExists(resourceGroup)) {
+      return `${prefix}: performing Create: unexpected status 404 (404 Not Found) with error: ResourceGroupNotFound: Resource group '${resourceGroup}' could not be found.  []}]`;
+    }
+    return undefined;
+  }
+
+  /** status.atProvider as the provider reports it once Azure has created the resource. */
+  private observe(def: ResourceDef, object: KubeObject): Record<string, unknown> {
+    const params = Object.fromEntries(
+      Object.entries(forProviderOf(object)).filter(([key]) => !key.endsWith('Ref') && !key.endsWith('Selector')),
+    );
+    const name = externalNameOf(object);
+    const location = String(params['location'] ?? 'westeurope');
+    if (def !== ACCOUNTS) {
+      return { ...params, id: `/subscriptions/${this.options.subscriptionId}/resourceGroups/${name}` };
+    }
+    const resourceGroup = String(params['resourceGroupName'] ?? '');
+    const replication = String(params['accountReplicationType'] ?? 'LRS');
+    const geo = /GRS|GZRS/.test(replication);
+    const secondary = SECONDARY_REGION[location] ?? location;
+    const endpoints = (prefix: 'primary' | 'secondary', host: string): Record<string, string> => ({
+      [`${prefix}BlobEndpoint`]: `https://${host}.blob.core.windows.net/`,
+      [`${prefix}BlobHost`]: `${host}.blob.core.windows.net`,
+      [`${prefix}DfsEndpoint`]: `https://${host}.dfs.core.windows.net/`,
+      [`${prefix}FileEndpoint`]: `https://${host}.file.core.windows.net/`,
+      [`${prefix}QueueEndpoint`]: `https://${host}.queue.core.windows.net/`,
+      [`${prefix}TableEndpoint`]: `https://${host}.table.core.windows.net/`,
+      [`${prefix}WebEndpoint`]: `https://${host}.z6.web.core.windows.net/`,
+    });
+    return {
+      accountKind: 'StorageV2',
+      accessTier: 'Hot',
+      ...params,
+      id: `/subscriptions/${this.options.subscriptionId}/resourceGroups/${resourceGroup}/providers/Microsoft.Storage/storageAccounts/${name}`,
+      primaryLocation: location,
+      ...endpoints('primary', name),
+      ...(geo ? { secondaryLocation: secondary, ...endpoints('secondary', `${name}-secondary`) } : {}),
+    };
+  }
+}

@@ -1,0 +1,303 @@
+/**
+ * The stand-in's HTTP server: bearer-token authentication, the Kubernetes API, the fault switches and
+ * a small control API under /__stand-in/ (a prefix no kube-apiserver serves).
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { KubeApi } from './api.js';
+import { CROSSPLANE_FINALIZER, setCondition, SimulatedCrossplane, type ReconcileTiming } from './crossplane.js';
+import { EventRecorder } from './events.js';
+import { noFaults, type Faults, type ForbiddenRule, type UnreachableMode } from './faults.js';
+import { kubeconfigYaml, writeKubeconfig } from './kubeconfig.js';
+import { ACCOUNTS, apiVersionOf, EVENTS, RESOURCE_GROUPS } from './resources.js';
+import { entityTooLarge, StatusError, unauthorized } from './status.js';
+import { ObjectStore } from './store.js';
+import { kubeTime, type KubeObject, type Verb } from './types.js';
+import { isRecord } from './validation.js';
+
+export interface SeedResourceGroup {
+  name: string;
+  location: string;
+  ready: boolean;
+}
+
+export const DEFAULT_RESOURCE_GROUPS: readonly SeedResourceGroup[] = [
+  { name: 'rg-books-dev', location: 'westeurope', ready: true },
+  { name: 'rg-books-prod', location: 'westeurope', ready: true },
+  { name: 'rg-platform-shared', location: 'northeurope', ready: true },
+  { name: 'rg-sandbox-pending', location: 'eastus', ready: false },
+];
+
+export const DEFAULT_TIMING: ReconcileTiming = {
+  syncedDelayMs: 500,
+  readyDelayMs: 5000,
+  deleteDelayMs: 4000,
+  retryDelayMs: 3000,
+};
+
+export interface StandInOptions {
+  host?: string;
+  /** 0 picks a free port. */
+  port?: number;
+  /** The bearer token clients must send; random when absent. */
+  token?: string;
+  /** The user named in Forbidden messages, as the API server names the authenticated subject. */
+  user?: string;
+  timing?: Partial<ReconcileTiming>;
+  subscriptionId?: string;
+  resourceGroups?: readonly SeedResourceGroup[];
+  log?: (line: string) => void;
+}
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  query: string;
+  status: number;
+  verb?: Verb;
+  resource?: string;
+}
+
+export interface StandIn {
+  readonly url: string;
+  readonly port: number;
+  readonly token: string;
+  readonly user: string;
+  kubeconfig(): string;
+  writeKubeconfig(path: string): void;
+  forbid(rule: ForbiddenRule): void;
+  setConflictOnCreate(on: boolean): void;
+  setUnreachable(mode: UnreachableMode | null): Promise<void>;
+  clearFaults(): Promise<void>;
+  faults(): Faults;
+  injectFailure(name: string, message: string): void;
+  clearFailure(name?: string): void;
+  accounts(): KubeObject[];
+  resourceGroups(): KubeObject[];
+  events(): KubeObject[];
+  requests(): RecordedRequest[];
+  close(): Promise<void>;
+}
+
+const MAX_BODY_BYTES = 3 * 1024 * 1024;
+const CONTROL_PREFIX = '/__stand-in/';
+const UNAUTHENTICATED_PATHS = new Set(['/healthz', '/livez', '/readyz']);
+
+function seedResourceGroup(store: ObjectStore, seed: SeedResourceGroup, subscriptionId: string): void {
+  const group: KubeObject = {
+    apiVersion: apiVersionOf(RESOURCE_GROUPS),
+    kind: RESOURCE_GROUPS.kind,
+    metadata: {
+      name: seed.name,
+      uid: randomUUID(),
+      generation: 1,
+      creationTimestamp: kubeTime(),
+      finalizers: [CROSSPLANE_FINALIZER],
+      annotations: { 'crossplane.io/external-name': seed.name },
+      labels: { 'platform.books.dev/approved': 'true' },
+    },
+    spec: { forProvider: { location: seed.location }, managementPolicies: ['*'], deletionPolicy: 'Delete' },
+  };
+  if (seed.ready) {
+    setCondition(group, 'Synced', 'True', 'ReconcileSuccess');
+    setCondition(group, 'Ready', 'True', 'Available');
+    group.status = { ...group.status, atProvider: { id: `/subscriptions/${subscriptionId}/resourceGroups/${seed.name}`, location: seed.location } };
+  } else {
+    setCondition(group, 'Synced', 'True', 'ReconcileSuccess');
+    setCondition(group, 'Ready', 'False', 'Creating');
+  }
+  store.put(RESOURCE_GROUPS, group);
+}
+
+async function readBody(req: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    const buffer = chunk as Buffer;
+    size += buffer.length;
+    if (size > MAX_BODY_BYTES) throw entityTooLarge(MAX_BODY_BYTES);
+    chunks.push(buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+function send(res: ServerResponse, status: number, body: unknown): void {
+  const text = typeof body === 'string' ? body : JSON.stringify(body);
+  res.writeHead(status, {
+    'Content-Type': typeof body === 'string' ? 'text/plain; charset=utf-8' : 'application/json',
+    'Content-Length': Buffer.byteLength(text),
+    'Audit-Id': randomUUID(),
+    'Cache-Control': 'no-cache, private',
+  });
+  res.end(text);
+}
+
+export async function startStandIn(options: StandInOptions = {}): Promise<StandIn> {
+  const host = options.host ?? '127.0.0.1';
+  const token = options.token ?? randomBytes(24).toString('base64url');
+  const user = options.user ?? 'system:serviceaccount:platform:books-portal';
+  const subscriptionId = options.subscriptionId ?? '00000000-0000-4000-8000-000000000000';
+  const timing: ReconcileTiming = { ...DEFAULT_TIMING, ...options.timing };
+  const log = options.log ?? (() => undefined);
+
+  const store = new ObjectStore();
+  const recorder = new EventRecorder(store);
+  let faults = noFaults();
+  const crossplane = new SimulatedCrossplane(store, recorder, {
+    timing,
+    subscriptionId,
+    resourceGroupExists: (name) => store.get(RESOURCE_GROUPS, name) !== undefined,
+  });
+  for (const seed of options.resourceGroups ?? DEFAULT_RESOURCE_GROUPS) seedResourceGroup(store, seed, subscriptionId);
+  const api = new KubeApi(store, crossplane, () => faults, user);
+  const requests: RecordedRequest[] = [];
+  const sockets = new Set<Socket>();
+
+  async function control(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+    const path = url.pathname.slice(CONTROL_PREFIX.length).split('/').filter(Boolean);
+    const body = req.method === 'PUT' || req.method === 'POST' ? (await readBody(req)).toString('utf8') : '';
+    let json: unknown = {};
+    try {
+      json = body ? JSON.parse(body) : {};
+    } catch {
+      return send(res, 400, { error: 'control body must be JSON' });
+    }
+    const input = isRecord(json) ? json : {};
+    const [topic, name] = path;
+    if (topic === 'state' && req.method === 'GET') {
+      return send(res, 200, { faults, failures: crossplane.injectedFailures(), accounts: store.list(ACCOUNTS).length });
+    }
+    if (topic === 'requests' && req.method === 'GET') return send(res, 200, { items: requests });
+    if (topic === 'faults' && req.method === 'DELETE') {
+      faults = noFaults();
+      return send(res, 200, { faults });
+    }
+    if (topic === 'faults' && req.method === 'PUT') {
+      if (input['unreachable'] === 'refuse') {
+        return send(res, 400, { error: 'unreachable "refuse" closes this control API too; use "reset" here or the programmatic handle' });
+      }
+      const forbiddenRule = input['forbidden'];
+      faults = {
+        forbidden: isRecord(forbiddenRule) && Array.isArray(forbiddenRule['verbs']) ? (forbiddenRule as unknown as ForbiddenRule) : forbiddenRule === null ? null : faults.forbidden,
+        unreachable: input['unreachable'] === 'reset' ? 'reset' : input['unreachable'] === null || input['unreachable'] === false ? null : faults.unreachable,
+        conflictOnCreate: typeof input['conflictOnCreate'] === 'boolean' ? input['conflictOnCreate'] : faults.conflictOnCreate,
+      };
+      return send(res, 200, { faults });
+    }
+    if (topic === 'failures' && req.method === 'PUT' && name) {
+      const message = typeof input['message'] === 'string' && input['message'] ? input['message'] : 'injected failure';
+      crossplane.injectFailure(decodeURIComponent(name), message);
+      return send(res, 200, { failures: crossplane.injectedFailures() });
+    }
+    if (topic === 'failures' && req.method === 'DELETE') {
+      crossplane.clearFailure(name ? decodeURIComponent(name) : undefined);
+      return send(res, 200, { failures: crossplane.injectedFailures() });
+    }
+    send(res, 404, { error: 'unknown control route' });
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://stand-in');
+    if (url.pathname.startsWith(CONTROL_PREFIX)) return control(req, res, url);
+    if (faults.unreachable) {
+      req.socket.destroy();
+      return;
+    }
+    const method = req.method ?? 'GET';
+    const record = (status: number, verb?: Verb, resource?: string): void => {
+      requests.push({ method, path: url.pathname, query: url.search, status, ...(verb ? { verb } : {}), ...(resource ? { resource } : {}) });
+      log(`${method} ${url.pathname}${url.search} ${status}`);
+    };
+    if (UNAUTHENTICATED_PATHS.has(url.pathname) && method === 'GET') {
+      record(200);
+      return send(res, 200, 'ok');
+    }
+    try {
+      if (req.headers.authorization !== `Bearer ${token}`) throw unauthorized();
+      const answer = await api.handle({
+        method,
+        segments: url.pathname.split('/').filter(Boolean).map(decodeURIComponent),
+        query: url.searchParams,
+        contentType: req.headers['content-type'] ?? '',
+        readBody: () => readBody(req),
+        serverAddress: req.headers.host ?? `${host}:${port}`,
+      });
+      record(answer.status, answer.verb, answer.resource);
+      send(res, answer.status, answer.body);
+    } catch (error) {
+      if (!(error instanceof StatusError)) log(`stand-in bug on ${method} ${url.pathname}: ${String(error)}`);
+      const status = error instanceof StatusError ? error : new StatusError(500, 'InternalError', 'Internal error occurred');
+      record(status.code);
+      send(res, status.code, status.toStatus());
+    }
+  }
+
+  const server: Server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      log(`stand-in could not answer: ${String(error)}`);
+      if (!res.headersSent) send(res, 500, { error: 'stand-in failure' });
+    });
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+
+  const listen = (onPort: number): Promise<number> =>
+    new Promise((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(onPort, host, () => {
+        server.off('error', reject);
+        const address = server.address();
+        resolve(typeof address === 'object' && address ? address.port : onPort);
+      });
+    });
+  const stopListening = (): Promise<void> =>
+    new Promise((resolve) => {
+      if (!server.listening) return resolve();
+      server.close(() => resolve());
+      for (const socket of sockets) socket.destroy();
+    });
+
+  const port = await listen(options.port ?? 0);
+  const url = `http://${host}:${port}`;
+
+  return {
+    url,
+    port,
+    token,
+    user,
+    kubeconfig: () => kubeconfigYaml({ url, token }),
+    writeKubeconfig: (path) => writeKubeconfig(path, { url, token }),
+    forbid: (rule) => {
+      faults = { ...faults, forbidden: rule };
+    },
+    setConflictOnCreate: (on) => {
+      faults = { ...faults, conflictOnCreate: on };
+    },
+    async setUnreachable(mode) {
+      const previous = faults.unreachable;
+      faults = { ...faults, unreachable: mode };
+      if (mode === 'refuse' && previous !== 'refuse') await stopListening();
+      if (mode !== 'refuse' && previous === 'refuse') await listen(port);
+      if (mode === 'reset') for (const socket of sockets) socket.destroy();
+    },
+    async clearFaults() {
+      const wasRefusing = faults.unreachable === 'refuse';
+      faults = noFaults();
+      if (wasRefusing) await listen(port);
+    },
+    faults: () => structuredClone(faults),
+    injectFailure: (name, message) => crossplane.injectFailure(name, message),
+    clearFailure: (name) => crossplane.clearFailure(name),
+    accounts: () => store.list(ACCOUNTS),
+    resourceGroups: () => store.list(RESOURCE_GROUPS),
+    events: () => store.list(EVENTS),
+    requests: () => [...requests],
+    async close() {
+      crossplane.stop();
+      await stopListening();
+    },
+  };
+}

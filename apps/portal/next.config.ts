@@ -1,0 +1,13 @@
+import type { NextConfig } from 'next';
+
+// The npm workspace root holds the lockfile and node_modules; saying so stops Next from guessing.
+const workspaceRoot = new URL('../..', import.meta.url).pathname;
+
+const nextConfig: NextConfig = {
+  poweredByHeader: false,
+  reactStrictMode: true,
+  outputFileTracingRoot: workspaceRoot,
+  turbopack: { root: workspaceRoot },
+};
+
+export default nextConfig;

@@ -1,0 +1,40 @@
+import { handleRoute } from '@/server/http/handle-route';
+import { readJsonBody } from '@/server/http/json-body';
+import {
+  createStorageAccount,
+  deleteStorageAccount,
+  getStorageAccount,
+  listStorageAccounts,
+  validateStorageAccount,
+} from '@/server/platform/storage-accounts';
+
+export const dynamic = 'force-dynamic';
+
+/** GET: the inventory `{"items": [...]}`, or one resource with `?name=` as `{"item": {...}}`. */
+export const GET = handleRoute(async (request) => {
+  const name = new URL(request.url).searchParams.get('name');
+  if (name !== null) return Response.json({ item: await getStorageAccount(name) });
+  return Response.json({ items: await listStorageAccounts() });
+});
+
+/** POST: create from a storage request; `?dryRun=true` only validates it server-side. */
+export const POST = handleRoute(
+  async (request, context) => {
+    const body = await readJsonBody(request);
+    if (new URL(request.url).searchParams.get('dryRun') === 'true') {
+      return Response.json(await validateStorageAccount(body, context));
+    }
+    const item = await createStorageAccount(body, context);
+    return Response.json({ item }, { status: 201, headers: { Location: `/resources/${item.name}` } });
+  },
+  { mutation: true },
+);
+
+/** DELETE ?name=: starts deletion of the resource and the Azure account behind it. */
+export const DELETE = handleRoute(
+  async (request, context) => {
+    const item = await deleteStorageAccount(new URL(request.url).searchParams.get('name') ?? '', context);
+    return Response.json({ item });
+  },
+  { mutation: true },
+);

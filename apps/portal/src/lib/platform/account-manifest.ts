@@ -1,0 +1,137 @@
+/**
+ * Builds the Crossplane Account manifest from a validated request. The server builds every
+ * manifest it sends with this function (it never forwards one from a client); the workflow
+ * uses the same function for its live preview, so what you see is what is submitted.
+ * Field names follow the Upbound provider-azure Account v1beta1 CRD.
+ */
+import type { StorageAccountRequest } from './storage-request';
+import { ACCESS_TIER_KINDS } from './storage-request';
+
+export const ACCOUNT_API_VERSION = 'storage.azure.upbound.io/v1beta1';
+export const ACCOUNT_KIND = 'Account';
+
+/** Label and annotation keys the portal writes and reads back. */
+export const PORTAL_KEYS = {
+  managedBy: 'app.kubernetes.io/managed-by',
+  application: 'platform.books.dev/application',
+  environment: 'platform.books.dev/environment',
+  requestedBy: 'platform.books.dev/requested-by',
+  requestedAt: 'platform.books.dev/requested-at',
+  requestId: 'platform.books.dev/request-id',
+  externalName: 'crossplane.io/external-name',
+} as const;
+export const MANAGED_BY_PORTAL = 'platform-portal';
+
+/** Always applied: the security baseline no request can lower. */
+export const SAFE_DEFAULTS = {
+  minTlsVersion: 'TLS1_2',
+  allowNestedItemsToBePublic: false,
+  crossTenantReplicationEnabled: false,
+  infrastructureEncryptionEnabled: true,
+} as const;
+
+/** Kubernetes appends five random characters to generateName; Azure names stop at 24. */
+const GENERATED_SUFFIX_LENGTH = 5;
+const MAX_ACCOUNT_NAME_LENGTH = 24;
+
+export interface NetworkRules {
+  defaultAction: 'Allow' | 'Deny';
+  bypass: string[];
+  ipRules: string[];
+}
+
+export interface AccountForProvider {
+  location: string;
+  resourceGroupName: string;
+  accountKind: string;
+  accountTier: string;
+  accountReplicationType: string;
+  accessTier?: string;
+  isHnsEnabled: boolean;
+  sftpEnabled: boolean;
+  nfsv3Enabled: boolean;
+  publicNetworkAccessEnabled: boolean;
+  networkRules?: NetworkRules[];
+  sharedAccessKeyEnabled: boolean;
+  httpsTrafficOnlyEnabled: boolean;
+  minTlsVersion: string;
+  allowNestedItemsToBePublic: boolean;
+  crossTenantReplicationEnabled: boolean;
+  infrastructureEncryptionEnabled: boolean;
+  tags: Record<string, string>;
+}
+
+export interface AccountManifest {
+  apiVersion: typeof ACCOUNT_API_VERSION;
+  kind: typeof ACCOUNT_KIND;
+  metadata: {
+    name?: string;
+    generateName?: string;
+    labels: Record<string, string>;
+    annotations?: Record<string, string>;
+  };
+  spec: { forProvider: AccountForProvider };
+}
+
+/** Who asked, recorded on the object so the inventory can say so. */
+export interface ManifestProvenance {
+  requestId?: string;
+  requestedBy?: string;
+  requestedAt?: string;
+}
+
+/** A generateName prefix made of the application's letters and digits, e.g. "stwebshop". */
+export function generatedNamePrefix(application: string): string {
+  const letters = application.replace(/[^a-z0-9]/g, '');
+  return `st${letters}`.slice(0, MAX_ACCOUNT_NAME_LENGTH - GENERATED_SUFFIX_LENGTH);
+}
+
+function networkRules(request: StorageAccountRequest): NetworkRules[] | undefined {
+  if (!request.publicNetworkAccess) return undefined;
+  // With public access on, listing ranges means "only these"; Azure services keep working.
+  if (request.allowedIpRanges.length === 0) return [{ defaultAction: 'Allow', bypass: ['AzureServices'], ipRules: [] }];
+  return [{ defaultAction: 'Deny', bypass: ['AzureServices'], ipRules: [...request.allowedIpRanges] }];
+}
+
+export function buildAccountManifest(request: StorageAccountRequest, provenance: ManifestProvenance = {}): AccountManifest {
+  const annotations: Record<string, string> = {};
+  if (provenance.requestId) annotations[PORTAL_KEYS.requestId] = provenance.requestId;
+  if (provenance.requestedBy) annotations[PORTAL_KEYS.requestedBy] = provenance.requestedBy;
+  if (provenance.requestedAt) annotations[PORTAL_KEYS.requestedAt] = provenance.requestedAt;
+
+  const forProvider: AccountForProvider = {
+    location: request.location,
+    resourceGroupName: request.resourceGroup,
+    accountKind: request.accountKind,
+    accountTier: request.accountTier,
+    accountReplicationType: request.replicationType,
+    isHnsEnabled: request.hierarchicalNamespace,
+    sftpEnabled: request.sftpEnabled,
+    nfsv3Enabled: request.nfsv3Enabled,
+    publicNetworkAccessEnabled: request.publicNetworkAccess,
+    sharedAccessKeyEnabled: request.sharedKeyAccess,
+    httpsTrafficOnlyEnabled: request.httpsOnly,
+    ...SAFE_DEFAULTS,
+    tags: { application: request.application, environment: request.environment, 'managed-by': 'crossplane' },
+  };
+  if (request.accessTier !== undefined && ACCESS_TIER_KINDS.includes(request.accountKind)) {
+    forProvider.accessTier = request.accessTier;
+  }
+  const rules = networkRules(request);
+  if (rules) forProvider.networkRules = rules;
+
+  return {
+    apiVersion: ACCOUNT_API_VERSION,
+    kind: ACCOUNT_KIND,
+    metadata: {
+      ...(request.name ? { name: request.name } : { generateName: generatedNamePrefix(request.application) }),
+      labels: {
+        [PORTAL_KEYS.managedBy]: MANAGED_BY_PORTAL,
+        [PORTAL_KEYS.application]: request.application,
+        [PORTAL_KEYS.environment]: request.environment,
+      },
+      ...(Object.keys(annotations).length > 0 ? { annotations } : {}),
+    },
+    spec: { forProvider },
+  };
+}

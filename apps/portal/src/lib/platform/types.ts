@@ -1,0 +1,97 @@
+/**
+ * The portal's own view of platform resources. Components render these types only; raw
+ * Kubernetes objects never leave src/server/ (see src/server/platform/account-mapper.ts).
+ */
+import type {
+  AccessTier,
+  AccountKind,
+  AccountTier,
+  Environment,
+  ReplicationType,
+} from './storage-request';
+
+export type { StorageAccountRequest, StorageAccountRequestInput, FieldErrors } from './storage-request';
+
+/** Derived from the Crossplane conditions and the deletion timestamp. */
+export const ACCOUNT_STATES = ['Ready', 'Provisioning', 'Deleting', 'Failed', 'Unknown'] as const;
+export type AccountState = (typeof ACCOUNT_STATES)[number];
+
+/** A resource in these states changes by itself; pages keep refreshing while one is shown. */
+export const UNSETTLED_STATES: readonly AccountState[] = ['Provisioning', 'Deleting'];
+
+export interface Condition {
+  type: string;
+  status: 'True' | 'False' | 'Unknown';
+  reason?: string;
+  message?: string;
+  lastTransitionTime?: string;
+}
+
+export interface StorageAccountSettings {
+  publicNetworkAccess: boolean;
+  allowedIpRanges: string[];
+  hierarchicalNamespace: boolean;
+  sftpEnabled: boolean;
+  nfsv3Enabled: boolean;
+  httpsOnly: boolean;
+  sharedKeyAccess: boolean;
+  minTlsVersion: string;
+  allowNestedItemsToBePublic: boolean;
+  crossTenantReplication: boolean;
+  infrastructureEncryption: boolean;
+}
+
+/** What the cloud provider reports back (status.atProvider), when it has reported anything. */
+export interface ObservedAccount {
+  id?: string;
+  primaryLocation?: string;
+  secondaryLocation?: string;
+  primaryBlobEndpoint?: string;
+  primaryDfsEndpoint?: string;
+  primaryFileEndpoint?: string;
+  primaryWebEndpoint?: string;
+}
+
+export interface StorageAccount {
+  name: string;
+  uid?: string;
+  application?: string;
+  environment?: Environment | string;
+  resourceGroup?: string;
+  location?: string;
+  kind?: AccountKind | string;
+  tier?: AccountTier | string;
+  replication?: ReplicationType | string;
+  /** Azure SKU name, e.g. Standard_LRS. */
+  sku?: string;
+  accessTier?: AccessTier | string;
+  settings: StorageAccountSettings;
+  state: AccountState;
+  /** Why the state is what it is (reason: message of the deciding condition). */
+  stateDetail?: string;
+  conditions: Condition[];
+  createdAt?: string;
+  deletionRequestedAt?: string;
+  requestedBy?: string;
+  requestId?: string;
+  /** Name of the account in Azure, when it differs from or is not yet known as the resource name. */
+  externalName?: string;
+  observed: ObservedAccount;
+}
+
+export interface ResourceGroup {
+  name: string;
+  location?: string;
+  ready: boolean;
+}
+
+export interface PlatformEvent {
+  type: 'Normal' | 'Warning' | string;
+  reason: string;
+  message: string;
+  count: number;
+  firstTimestamp?: string;
+  lastTimestamp?: string;
+}
+
+export type PlatformMode = 'mock' | 'kubernetes';

@@ -1,0 +1,52 @@
+import 'server-only';
+
+/**
+ * The portal's environment, parsed once. A bad value throws ConfigError naming the variable;
+ * src/instrumentation.ts calls loadConfig() at server start so the process stops right away.
+ */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+export interface PortalConfig {
+  /** Development mode: answer from the mock backend, never contact a cluster. */
+  mockPlatform: boolean;
+  port: number;
+}
+
+type Env = Record<string, string | undefined>;
+
+function parseBoolean(env: Env, name: string): boolean | undefined {
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === '') return undefined;
+  const value = raw.toLowerCase();
+  if (value === 'true' || value === '1') return true;
+  if (value === 'false' || value === '0') return false;
+  throw new ConfigError(`${name} must be "true" or "false", got "${raw}"`);
+}
+
+function parsePort(env: Env, name: string, fallback: number): number {
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === '') return fallback;
+  const port = Number(raw);
+  if (!/^\d+$/.test(raw) || port < 1 || port > 65535) {
+    throw new ConfigError(`${name} must be a port number from 1 to 65535, got "${raw}"`);
+  }
+  return port;
+}
+
+export function parseConfig(env: Env): PortalConfig {
+  const explicitMock = parseBoolean(env, 'PORTAL_MOCK_PLATFORM');
+  return {
+    // `next dev` runs with NODE_ENV=development; an explicit PORTAL_MOCK_PLATFORM=false still wins.
+    mockPlatform: explicitMock ?? env.NODE_ENV === 'development',
+    port: parsePort(env, 'PORTAL_PORT', 3000),
+  };
+}
+
+let cached: PortalConfig | undefined;
+
+export function loadConfig(): PortalConfig {
+  cached ??= parseConfig(process.env);
+  return cached;
+}

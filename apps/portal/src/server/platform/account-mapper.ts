@@ -1,0 +1,137 @@
+import 'server-only';
+import { PORTAL_KEYS, SAFE_DEFAULTS } from '@/lib/platform/account-manifest';
+import type { AccountState, Condition, ObservedAccount, StorageAccount } from '@/lib/platform/types';
+import type { AccountObject, KubernetesCondition } from './account-object';
+
+function toCondition(raw: KubernetesCondition): Condition | undefined {
+  if (!raw.type) return undefined;
+  const status = raw.status === 'True' || raw.status === 'False' ? raw.status : 'Unknown';
+  return {
+    type: raw.type,
+    status,
+    ...(raw.reason ? { reason: raw.reason } : {}),
+    ...(raw.message ? { message: raw.message } : {}),
+    ...(raw.lastTransitionTime ? { lastTransitionTime: raw.lastTransitionTime } : {}),
+  };
+}
+
+function describe(condition: Condition | undefined): string | undefined {
+  if (!condition) return undefined;
+  const parts = [condition.reason, condition.message].filter(Boolean);
+  return parts.length > 0 ? parts.join(': ') : undefined;
+}
+
+/**
+ * Crossplane reports Synced (did the last reconcile work?) and Ready (is the cloud resource
+ * usable?). A deletion timestamp wins over both: the object is on its way out.
+ */
+export function deriveState(conditions: readonly Condition[], deletionRequested: boolean): { state: AccountState; detail?: string } {
+  const ready = conditions.find((c) => c.type === 'Ready');
+  const synced = conditions.find((c) => c.type === 'Synced');
+  const detail = (c: Condition | undefined) => {
+    const text = describe(c);
+    return text === undefined ? {} : { detail: text };
+  };
+
+  if (deletionRequested) return { state: 'Deleting', ...detail(ready ?? synced) };
+  if (synced?.status === 'False') return { state: 'Failed', ...detail(synced) };
+  if (ready?.status === 'True') return { state: 'Ready', ...detail(ready) };
+  if (ready?.status === 'False') {
+    // Creating is the normal path to Ready; anything else (Unavailable) means the provider gave up.
+    return ready.reason === 'Creating' || ready.reason === undefined
+      ? { state: 'Provisioning', ...detail(ready) }
+      : { state: 'Failed', ...detail(ready) };
+  }
+  if (!ready && (!synced || synced.status === 'True')) return { state: 'Provisioning', ...detail(synced) };
+  return { state: 'Unknown', ...detail(ready ?? synced) };
+}
+
+const asString = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
+const asBoolean = (value: unknown, fallback: boolean): boolean => (typeof value === 'boolean' ? value : fallback);
+
+function observed(atProvider: Record<string, unknown> | undefined): ObservedAccount {
+  if (!atProvider) return {};
+  const keys = [
+    'id',
+    'primaryLocation',
+    'secondaryLocation',
+    'primaryBlobEndpoint',
+    'primaryDfsEndpoint',
+    'primaryFileEndpoint',
+    'primaryWebEndpoint',
+  ] as const;
+  const result: ObservedAccount = {};
+  for (const key of keys) {
+    const value = asString(atProvider[key]);
+    if (value !== undefined) result[key] = value;
+  }
+  return result;
+}
+
+function ipRules(networkRules: unknown): string[] {
+  const first: unknown = Array.isArray(networkRules) ? networkRules[0] : networkRules;
+  if (typeof first !== 'object' || first === null) return [];
+  const rules = (first as { ipRules?: unknown }).ipRules;
+  return Array.isArray(rules) ? rules.filter((rule): rule is string => typeof rule === 'string') : [];
+}
+
+/** Turns a raw Account object into the portal's StorageAccount; tolerant of missing fields. */
+export function toStorageAccount(object: AccountObject): StorageAccount {
+  const metadata = object.metadata ?? {};
+  const labels = metadata.labels ?? {};
+  const annotations = metadata.annotations ?? {};
+  // Spec is what was asked for; atProvider is what Azure reports. Prefer the observed value.
+  const desired = object.spec?.forProvider ?? {};
+  const atProvider = object.status?.atProvider ?? {};
+  const field = (key: string) => asString(atProvider[key]) ?? asString((desired as Record<string, unknown>)[key]);
+  const flag = (key: string, fallback: boolean) =>
+    asBoolean(atProvider[key], asBoolean((desired as Record<string, unknown>)[key], fallback));
+
+  const conditions = (object.status?.conditions ?? []).map(toCondition).filter((c): c is Condition => c !== undefined);
+  const { state, detail } = deriveState(conditions, Boolean(metadata.deletionTimestamp));
+  const tier = field('accountTier');
+  const replication = field('accountReplicationType');
+  const externalName = annotations[PORTAL_KEYS.externalName];
+
+  const account: StorageAccount = {
+    name: metadata.name ?? '',
+    settings: {
+      publicNetworkAccess: flag('publicNetworkAccessEnabled', true),
+      allowedIpRanges: ipRules(atProvider.networkRules ?? desired.networkRules),
+      hierarchicalNamespace: flag('isHnsEnabled', false),
+      sftpEnabled: flag('sftpEnabled', false),
+      nfsv3Enabled: flag('nfsv3Enabled', false),
+      httpsOnly: flag('httpsTrafficOnlyEnabled', true),
+      sharedKeyAccess: flag('sharedAccessKeyEnabled', true),
+      minTlsVersion: field('minTlsVersion') ?? SAFE_DEFAULTS.minTlsVersion,
+      allowNestedItemsToBePublic: flag('allowNestedItemsToBePublic', true),
+      crossTenantReplication: flag('crossTenantReplicationEnabled', false),
+      infrastructureEncryption: flag('infrastructureEncryptionEnabled', false),
+    },
+    state,
+    conditions,
+    observed: observed(object.status?.atProvider),
+  };
+  const optional: Partial<StorageAccount> = {
+    uid: metadata.uid,
+    application: labels[PORTAL_KEYS.application],
+    environment: labels[PORTAL_KEYS.environment],
+    resourceGroup: field('resourceGroupName'),
+    location: field('location'),
+    kind: field('accountKind'),
+    tier,
+    replication,
+    sku: tier && replication ? `${tier}_${replication}` : undefined,
+    accessTier: field('accessTier'),
+    stateDetail: detail,
+    createdAt: metadata.creationTimestamp,
+    deletionRequestedAt: metadata.deletionTimestamp,
+    requestedBy: annotations[PORTAL_KEYS.requestedBy],
+    requestId: annotations[PORTAL_KEYS.requestId],
+    externalName: externalName && externalName !== metadata.name ? externalName : undefined,
+  };
+  for (const [key, value] of Object.entries(optional)) {
+    if (value !== undefined) (account as unknown as Record<string, unknown>)[key] = value;
+  }
+  return account;
+}

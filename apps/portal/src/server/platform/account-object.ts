@@ -1,0 +1,32 @@
+import 'server-only';
+import type { AccountForProvider } from '@/lib/platform/account-manifest';
+
+/** The parts of a Kubernetes Account object (storage.azure.upbound.io/v1beta1) the portal reads. */
+export interface KubernetesCondition {
+  type?: string;
+  status?: string;
+  reason?: string;
+  message?: string;
+  lastTransitionTime?: string;
+}
+
+export interface AccountObject {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: {
+    name?: string;
+    generateName?: string;
+    uid?: string;
+    resourceVersion?: string;
+    creationTimestamp?: string;
+    deletionTimestamp?: string;
+    labels?: Record<string, string>;
+    annotations?: Record<string, string>;
+    finalizers?: string[];
+  };
+  spec?: { forProvider?: Partial<AccountForProvider>; providerConfigRef?: { name: string } };
+  status?: {
+    conditions?: KubernetesCondition[];
+    atProvider?: Record<string, unknown>;
+  };
+}

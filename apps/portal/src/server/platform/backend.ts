@@ -1,0 +1,46 @@
+import 'server-only';
+import type { AccountManifest } from '@/lib/platform/account-manifest';
+import type {
+  PlatformEvent,
+  PlatformMode,
+  ResourceGroup,
+  StorageAccount,
+  StorageAccountRequest,
+} from '@/lib/platform/types';
+
+/** Who is asking and under which request id; written onto what the backend creates or deletes. */
+export interface RequestContext {
+  requestId: string;
+  requestedBy: string;
+}
+
+export interface DryRunResult {
+  /** The object the platform would create, as it answered the dry run. */
+  item: StorageAccount;
+  /** The manifest that was (or would be) sent. */
+  manifest: AccountManifest;
+}
+
+/**
+ * Everything the portal asks of the platform. Implementations: the mock backend (development
+ * mode) and the Kubernetes backend (src/server/kubernetes/). Methods throw the errors of
+ * ./errors.ts; they never return raw cluster objects.
+ */
+export interface PlatformBackend {
+  readonly mode: PlatformMode;
+  list(): Promise<StorageAccount[]>;
+  /** @throws NotFoundError */
+  get(name: string): Promise<StorageAccount>;
+  /** @throws ConflictError when the name exists, InvalidRequestError when the platform rejects it */
+  create(request: StorageAccountRequest, context: RequestContext): Promise<StorageAccount>;
+  /** Server-side dry run: nothing is created. */
+  validate(request: StorageAccountRequest, context: RequestContext): Promise<DryRunResult>;
+  /** Starts deletion; the resource may linger in state Deleting. @throws NotFoundError */
+  delete(name: string, context: RequestContext): Promise<{ name: string }>;
+  /** Resource groups a storage account may be placed in. */
+  listResourceGroups(): Promise<ResourceGroup[]>;
+  /** Events about one resource, oldest first. */
+  events(name: string): Promise<PlatformEvent[]>;
+  /** The resource as the platform holds it, as YAML. @throws NotFoundError */
+  manifestYaml(name: string): Promise<string>;
+}

@@ -1,0 +1,66 @@
+import 'server-only';
+import type { FieldErrors } from '@/lib/platform/types';
+
+/**
+ * The catalogue of platform errors. Each carries the HTTP status it travels as; every route
+ * handler turns them into the contract's `{"error": "...", "fields"?: {...}}` body through
+ * errorResponse() in src/server/http/error-response.ts, and nowhere else.
+ */
+export class PlatformError extends Error {
+  readonly status: number = 500;
+  /** Whether the message may be shown to the caller (5xx messages from deep inside are not). */
+  readonly expose: boolean = true;
+  readonly fields?: FieldErrors;
+
+  constructor(message: string, options?: { cause?: unknown; fields?: FieldErrors }) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.name = new.target.name;
+    if (options?.fields) this.fields = options.fields;
+  }
+}
+
+/** 400: the request (or the object built from it) was rejected; fields say where. */
+export class InvalidRequestError extends PlatformError {
+  override readonly status = 400;
+}
+
+/** 403: the caller, or the portal's own service account, may not do this. */
+export class ForbiddenError extends PlatformError {
+  override readonly status = 403;
+}
+
+/** 404: no such resource. */
+export class NotFoundError extends PlatformError {
+  override readonly status = 404;
+}
+
+/** 409: a resource with that name exists already (or is still being deleted). */
+export class ConflictError extends PlatformError {
+  override readonly status = 409;
+}
+
+/** 413: the request body is larger than the portal accepts. */
+export class PayloadTooLargeError extends PlatformError {
+  override readonly status = 413;
+}
+
+/** 415: a mutating request whose body is not JSON. */
+export class UnsupportedMediaTypeError extends PlatformError {
+  override readonly status = 415;
+}
+
+/** 503: the platform cluster cannot be reached or is not configured. The message says which. */
+export class PlatformUnavailableError extends PlatformError {
+  override readonly status = 503;
+}
+
+/** 502/504 and other upstream failures whose details must not reach the caller. */
+export class UpstreamError extends PlatformError {
+  override readonly status: number;
+  override readonly expose = false;
+
+  constructor(message: string, options?: { cause?: unknown; status?: number }) {
+    super(message, options);
+    this.status = options?.status ?? 502;
+  }
+}

@@ -1,0 +1,117 @@
+import 'server-only';
+import { randomInt } from 'node:crypto';
+import { stringify } from 'yaml';
+import { buildAccountManifest, generatedNamePrefix, PORTAL_KEYS } from '@/lib/platform/account-manifest';
+import type { PlatformEvent, ResourceGroup, StorageAccountRequest } from '@/lib/platform/types';
+import { toStorageAccount } from './account-mapper';
+import type { AccountObject } from './account-object';
+import type { PlatformBackend, RequestContext } from './backend';
+
+/**
+ * Development mode, as the specification's "Development mode" section says: the list is empty,
+ * a detail read returns a synthetic record for any name, a create is accepted and answers with
+ * a generated name, a delete is accepted. Nothing is stored and no cluster is contacted.
+ */
+
+/** Mocked approved resource groups, so the workflow can be walked without a cluster. */
+export const MOCK_RESOURCE_GROUPS: readonly ResourceGroup[] = [
+  { name: 'rg-platform-demo', location: 'westeurope', ready: true },
+  { name: 'rg-books-dev', location: 'westeurope', ready: true },
+  { name: 'rg-books-prod', location: 'northeurope', ready: true },
+];
+
+const MOCK_USER = 'development-mode';
+// The alphabet Kubernetes uses for generateName suffixes (no vowels, no look-alikes).
+const SUFFIX_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
+
+function randomSuffix(length = 5): string {
+  return Array.from({ length }, () => SUFFIX_ALPHABET[randomInt(SUFFIX_ALPHABET.length)]).join('');
+}
+
+const SYNTHETIC_REQUEST: Omit<StorageAccountRequest, 'name'> = {
+  application: 'demo',
+  environment: 'dev',
+  resourceGroup: 'rg-platform-demo',
+  location: 'westeurope',
+  accountKind: 'StorageV2',
+  accountTier: 'Standard',
+  replicationType: 'LRS',
+  accessTier: 'Hot',
+  publicNetworkAccess: false,
+  allowedIpRanges: [],
+  hierarchicalNamespace: false,
+  sftpEnabled: false,
+  nfsv3Enabled: false,
+  httpsOnly: true,
+  sharedKeyAccess: true,
+};
+
+/** A whole Account object as a reconciled cluster would hold it. */
+function syntheticObject(name: string): AccountObject {
+  const created = new Date(Date.now() - 60 * 60 * 1000).toISOString();
+  const manifest = buildAccountManifest(
+    { ...SYNTHETIC_REQUEST, name },
+    { requestedBy: MOCK_USER, requestId: 'mock-request', requestedAt: created },
+  );
+  return {
+    ...manifest,
+    metadata: {
+      ...manifest.metadata,
+      name,
+      uid: '00000000-0000-4000-8000-000000000000',
+      creationTimestamp: created,
+      annotations: { ...manifest.metadata.annotations, [PORTAL_KEYS.externalName]: name },
+    },
+    status: {
+      conditions: [
+        { type: 'Synced', status: 'True', reason: 'ReconcileSuccess', lastTransitionTime: created },
+        { type: 'Ready', status: 'True', reason: 'Available', lastTransitionTime: created },
+      ],
+      atProvider: {
+        ...manifest.spec.forProvider,
+        id: `/subscriptions/00000000-0000-0000-0000-000000000000/resourceGroups/${SYNTHETIC_REQUEST.resourceGroup}/providers/Microsoft.Storage/storageAccounts/${name}`,
+        primaryLocation: SYNTHETIC_REQUEST.location,
+        primaryBlobEndpoint: `https://${name}.blob.core.windows.net/`,
+        primaryWebEndpoint: `https://${name}.z6.web.core.windows.net/`,
+      },
+    },
+  };
+}
+
+function acceptedObject(request: StorageAccountRequest, context: RequestContext): AccountObject {
+  const manifest = buildAccountManifest(request, { ...context, requestedAt: new Date().toISOString() });
+  const name = request.name ?? `${generatedNamePrefix(request.application)}${randomSuffix()}`;
+  return {
+    ...manifest,
+    metadata: { ...manifest.metadata, name, creationTimestamp: new Date().toISOString() },
+  };
+}
+
+export function createMockBackend(): PlatformBackend {
+  return {
+    mode: 'mock',
+    list: async () => [],
+    get: async (name) => toStorageAccount(syntheticObject(name)),
+    create: async (request, context) => toStorageAccount(acceptedObject(request, context)),
+    validate: async (request, context) => ({
+      item: toStorageAccount(acceptedObject(request, context)),
+      manifest: buildAccountManifest(request, { ...context, requestedAt: new Date().toISOString() }),
+    }),
+    delete: async (name) => ({ name }),
+    listResourceGroups: async () => MOCK_RESOURCE_GROUPS.map((group) => ({ ...group })),
+    events: async (name): Promise<PlatformEvent[]> => {
+      const created = new Date(Date.now() - 60 * 60 * 1000).toISOString();
+      return [
+        {
+          type: 'Normal',
+          reason: 'CreatedExternalResource',
+          message: `Successfully requested creation of external resource ${name}`,
+          count: 1,
+          firstTimestamp: created,
+          lastTimestamp: created,
+        },
+      ];
+    },
+    manifestYaml: async (name) => stringify(syntheticObject(name)),
+  };
+}

@@ -1,0 +1,70 @@
+import 'server-only';
+import { parseStorageAccountRequest } from '@/lib/platform/storage-request';
+import type { PlatformEvent, PlatformMode, ResourceGroup, StorageAccount, StorageAccountRequest } from '@/lib/platform/types';
+import type { DryRunResult, PlatformBackend, RequestContext } from './backend';
+import { InvalidRequestError } from './errors';
+import { parseResourceName } from './resource-name';
+import { getPlatformBackend } from './select-backend';
+
+/**
+ * The platform data layer: route handlers and Server Components both call these functions,
+ * which validate input, then ask whichever backend this process uses.
+ */
+
+export function platformMode(): PlatformMode {
+  return getPlatformBackend().mode;
+}
+
+export function listStorageAccounts(): Promise<StorageAccount[]> {
+  return getPlatformBackend().list();
+}
+
+export function getStorageAccount(name: string): Promise<StorageAccount> {
+  return getPlatformBackend().get(parseResourceName(name));
+}
+
+export interface StorageAccountDetail {
+  account: StorageAccount;
+  events: PlatformEvent[];
+  yaml: string;
+}
+
+export async function getStorageAccountDetail(rawName: string): Promise<StorageAccountDetail> {
+  const name = parseResourceName(rawName);
+  const backend = getPlatformBackend();
+  const account = await backend.get(name);
+  const [events, yaml] = await Promise.all([backend.events(name), backend.manifestYaml(name)]);
+  return { account, events, yaml };
+}
+
+export function listResourceGroups(): Promise<ResourceGroup[]> {
+  return getPlatformBackend().listResourceGroups();
+}
+
+/** Parses with the shared schema, then checks the group is one the platform offers. */
+async function checkedRequest(backend: PlatformBackend, input: unknown): Promise<StorageAccountRequest> {
+  const parsed = parseStorageAccountRequest(input);
+  if (!parsed.success) throw new InvalidRequestError('The storage account request is invalid', { fields: parsed.fields });
+  const groups = await backend.listResourceGroups();
+  const group = groups.find((candidate) => candidate.name === parsed.request.resourceGroup);
+  if (!group?.ready) {
+    throw new InvalidRequestError('The storage account request is invalid', {
+      fields: { resourceGroup: `"${parsed.request.resourceGroup}" is not an approved, ready resource group` },
+    });
+  }
+  return parsed.request;
+}
+
+export async function createStorageAccount(input: unknown, context: RequestContext): Promise<StorageAccount> {
+  const backend = getPlatformBackend();
+  return backend.create(await checkedRequest(backend, input), context);
+}
+
+export async function validateStorageAccount(input: unknown, context: RequestContext): Promise<DryRunResult> {
+  const backend = getPlatformBackend();
+  return backend.validate(await checkedRequest(backend, input), context);
+}
+
+export function deleteStorageAccount(name: string, context: RequestContext): Promise<{ name: string }> {
+  return getPlatformBackend().delete(parseResourceName(name), context);
+}
