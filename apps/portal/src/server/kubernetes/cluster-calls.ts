@@ -1,0 +1,41 @@
+import 'server-only';
+
+/**
+ * Every call the portal makes to the Kubernetes API, in one table. The cluster client
+ * (cluster-client.ts) has exactly one method per entry, and the RBAC test derives the
+ * ClusterRole the portal needs from this table, so code and permissions cannot drift apart.
+ */
+
+export interface ClusterResource {
+  /** API group; "" is the core group. */
+  group: string;
+  version: string;
+  /** Resource plural, as RBAC names it. */
+  resource: string;
+}
+
+export interface ClusterCall extends ClusterResource {
+  /** The RBAC verb the API server checks for this call. */
+  verb: 'get' | 'list' | 'create' | 'patch' | 'delete';
+  /** What the portal was doing, for error messages. */
+  purpose: string;
+}
+
+export const ACCOUNTS: ClusterResource = { group: 'storage.azure.upbound.io', version: 'v1beta1', resource: 'accounts' };
+export const RESOURCE_GROUPS: ClusterResource = { group: 'azure.upbound.io', version: 'v1beta1', resource: 'resourcegroups' };
+export const EVENTS: ClusterResource = { group: '', version: 'v1', resource: 'events' };
+
+export const CLUSTER_CALLS = {
+  listAccounts: { ...ACCOUNTS, verb: 'list', purpose: 'list storage accounts' },
+  getAccount: { ...ACCOUNTS, verb: 'get', purpose: 'read the storage account' },
+  createAccount: { ...ACCOUNTS, verb: 'create', purpose: 'create the storage account' },
+  // A server-side dry run is authorised as the create it simulates.
+  dryRunCreateAccount: { ...ACCOUNTS, verb: 'create', purpose: 'validate the storage account' },
+  // Deletion first records who asked on the object (a merge patch of annotations).
+  annotateAccount: { ...ACCOUNTS, verb: 'patch', purpose: 'record the deletion request on the storage account' },
+  deleteAccount: { ...ACCOUNTS, verb: 'delete', purpose: 'delete the storage account' },
+  listResourceGroups: { ...RESOURCE_GROUPS, verb: 'list', purpose: 'list resource groups' },
+  listAccountEvents: { ...EVENTS, verb: 'list', purpose: 'list events of the storage account' },
+} as const satisfies Record<string, ClusterCall>;
+
+export type ClusterCallName = keyof typeof CLUSTER_CALLS;

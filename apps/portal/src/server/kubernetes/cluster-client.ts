@@ -1,0 +1,110 @@
+import 'server-only';
+import {
+  CoreV1Api,
+  CustomObjectsApi,
+  Observable,
+  PatchStrategy,
+  type ConfigurationOptions,
+  type CoreV1Event,
+  type KubeConfig,
+  type ObservableMiddleware,
+  type RequestContext,
+  type ResponseContext,
+} from '@kubernetes/client-node';
+import { CLUSTER_CALLS, type ClusterCall, type ClusterCallName } from './cluster-calls';
+import { mapClusterError } from './cluster-errors';
+
+/** How long one call may take before the cluster counts as unreachable. */
+export const DEFAULT_CALL_TIMEOUT_MS = 10_000;
+
+/**
+ * The portal's only door to the Kubernetes API: one method per entry of CLUSTER_CALLS (the type
+ * below insists on it), each with a deadline and with errors already mapped to platform errors.
+ * Objects come back raw; the backend maps them to the portal's types.
+ */
+export interface ClusterClient {
+  listAccounts(): Promise<unknown[]>;
+  getAccount(name: string): Promise<unknown>;
+  createAccount(body: object): Promise<unknown>;
+  dryRunCreateAccount(body: object): Promise<unknown>;
+  annotateAccount(name: string, annotations: Record<string, string>): Promise<unknown>;
+  deleteAccount(name: string): Promise<unknown>;
+  listResourceGroups(): Promise<unknown[]>;
+  listAccountEvents(name: string, kind: string): Promise<CoreV1Event[]>;
+}
+
+// Compile-time check that the client and the table name the same calls, no more and no fewer.
+type SameKeys<A, B> = [Exclude<keyof A, keyof B>, Exclude<keyof B, keyof A>] extends [never, never] ? true : never;
+const clientMatchesTable: SameKeys<ClusterClient, typeof CLUSTER_CALLS> = true;
+void clientMatchesTable;
+
+/** Aborts a call that has not been answered in time (the client has no deadline of its own). */
+function deadline(timeoutMs: number, extra: ObservableMiddleware[] = []): ConfigurationOptions<ObservableMiddleware> {
+  const timeout: ObservableMiddleware = {
+    pre: (context: RequestContext) => {
+      context.setSignal(AbortSignal.timeout(timeoutMs));
+      return new Observable(Promise.resolve(context));
+    },
+    post: (response: ResponseContext) => new Observable(Promise.resolve(response)),
+  };
+  return { middleware: [timeout, ...extra], middlewareMergeStrategy: 'append' };
+}
+
+function contentType(value: string): ObservableMiddleware {
+  return {
+    pre: (context: RequestContext) => {
+      context.setHeaderParam('Content-Type', value);
+      return new Observable(Promise.resolve(context));
+    },
+    post: (response: ResponseContext) => new Observable(Promise.resolve(response)),
+  };
+}
+
+function itemsOf(list: unknown): unknown[] {
+  const items = typeof list === 'object' && list !== null ? (list as { items?: unknown }).items : undefined;
+  return Array.isArray(items) ? items : [];
+}
+
+export function createClusterClient(config: KubeConfig, timeoutMs = DEFAULT_CALL_TIMEOUT_MS): ClusterClient {
+  const customObjects = config.makeApiClient(CustomObjectsApi);
+  const core = config.makeApiClient(CoreV1Api);
+  const options = deadline(timeoutMs);
+
+  async function call<T>(name: ClusterCallName, subject: string | undefined, run: (call: ClusterCall) => Promise<T>): Promise<T> {
+    const entry = CLUSTER_CALLS[name];
+    try {
+      return await run(entry);
+    } catch (error) {
+      throw mapClusterError(error, entry, subject === undefined ? {} : { name: subject });
+    }
+  }
+  const target = ({ group, version, resource }: ClusterCall) => ({ group, version, plural: resource });
+
+  return {
+    listAccounts: () => call('listAccounts', undefined, async (c) => itemsOf(await customObjects.listClusterCustomObject(target(c), options))),
+    getAccount: (name) => call('getAccount', name, (c) => customObjects.getClusterCustomObject({ ...target(c), name }, options)),
+    createAccount: (body) =>
+      call('createAccount', nameOf(body), (c) => customObjects.createClusterCustomObject({ ...target(c), body }, options)),
+    dryRunCreateAccount: (body) =>
+      call('dryRunCreateAccount', nameOf(body), (c) => customObjects.createClusterCustomObject({ ...target(c), body, dryRun: 'All' }, options)),
+    annotateAccount: (name, annotations) =>
+      call('annotateAccount', name, (c) =>
+        customObjects.patchClusterCustomObject(
+          { ...target(c), name, body: { metadata: { annotations } } },
+          deadline(timeoutMs, [contentType(PatchStrategy.MergePatch)]),
+        ),
+      ),
+    deleteAccount: (name) => call('deleteAccount', name, (c) => customObjects.deleteClusterCustomObject({ ...target(c), name }, options)),
+    listResourceGroups: () => call('listResourceGroups', undefined, async (c) => itemsOf(await customObjects.listClusterCustomObject(target(c), options))),
+    listAccountEvents: (name, kind) =>
+      call('listAccountEvents', undefined, async () => {
+        const list = await core.listEventForAllNamespaces({ fieldSelector: `involvedObject.name=${name},involvedObject.kind=${kind}` }, options);
+        return list.items;
+      }),
+  };
+}
+
+function nameOf(body: object): string | undefined {
+  const metadata = (body as { metadata?: { name?: unknown } }).metadata;
+  return typeof metadata?.name === 'string' ? metadata.name : undefined;
+}

@@ -1,0 +1,22 @@
+import 'server-only';
+import type { PlatformBackend } from '../platform/backend';
+import { createUnconfiguredBackend } from '../platform/unconfigured-backend';
+import { createClusterClient } from './cluster-client';
+import { ClusterNotConfiguredError, loadClusterConfig } from './cluster-config';
+import { createKubernetesBackend } from './kubernetes-backend';
+
+/**
+ * The backend for a real cluster, found through the standard kubeconfig resolution. Without
+ * one the portal still starts, and every platform call answers 503 saying what is missing.
+ */
+export function createClusterBackend(): PlatformBackend {
+  try {
+    return createKubernetesBackend(createClusterClient(loadClusterConfig()));
+  } catch (error) {
+    if (error instanceof ClusterNotConfiguredError) {
+      console.error(JSON.stringify({ level: 'error', msg: 'platform cluster not configured', reason: error.message }));
+      return createUnconfiguredBackend(error.message);
+    }
+    throw error;
+  }
+}

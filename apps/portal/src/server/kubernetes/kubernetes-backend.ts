@@ -1,0 +1,129 @@
+import 'server-only';
+import type { CoreV1Event } from '@kubernetes/client-node';
+import { stringify } from 'yaml';
+import { ACCOUNT_KIND, buildAccountManifest } from '@/lib/platform/account-manifest';
+import type { PlatformEvent, ResourceGroup, StorageAccountRequest } from '@/lib/platform/types';
+import { toStorageAccount } from '../platform/account-mapper';
+import type { AccountObject } from '../platform/account-object';
+import type { PlatformBackend, RequestContext } from '../platform/backend';
+import type { ClusterClient } from './cluster-client';
+
+/** Annotations that record who asked for a deletion, beside the ones create writes. */
+export const DELETION_KEYS = {
+  requestId: 'platform.books.dev/deletion-request-id',
+  requestedBy: 'platform.books.dev/deletion-requested-by',
+  requestedAt: 'platform.books.dev/deletion-requested-at',
+} as const;
+
+interface ResourceGroupObject {
+  metadata?: { name?: string };
+  spec?: { forProvider?: { location?: unknown } };
+  status?: { conditions?: { type?: string; status?: string }[]; atProvider?: { location?: unknown } };
+}
+
+function isReady(object: ResourceGroupObject): boolean {
+  return (object.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
+}
+
+function toResourceGroup(object: ResourceGroupObject): ResourceGroup | undefined {
+  const name = object.metadata?.name;
+  if (!name) return undefined;
+  const location = object.status?.atProvider?.location ?? object.spec?.forProvider?.location;
+  return { name, ready: isReady(object), ...(typeof location === 'string' ? { location } : {}) };
+}
+
+function isoTime(value: Date | string | undefined | null): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  const date = value instanceof Date ? value : new Date(value);
+  return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
+}
+
+function toPlatformEvent(event: CoreV1Event): PlatformEvent {
+  const last = isoTime(event.lastTimestamp) ?? isoTime(event.eventTime) ?? isoTime(event.metadata.creationTimestamp);
+  const first = isoTime(event.firstTimestamp) ?? last;
+  return {
+    type: event.type ?? 'Normal',
+    reason: event.reason ?? '',
+    message: event.message ?? '',
+    count: event.count ?? 1,
+    ...(first ? { firstTimestamp: first } : {}),
+    ...(last ? { lastTimestamp: last } : {}),
+  };
+}
+
+/** Server-managed bookkeeping that only clutters the YAML view. */
+function forDisplay(object: unknown): unknown {
+  if (typeof object !== 'object' || object === null) return object;
+  const { metadata, ...rest } = object as { metadata?: Record<string, unknown> };
+  if (!metadata) return object;
+  const { managedFields: _managedFields, ...visibleMetadata } = metadata;
+  return { ...rest, metadata: visibleMetadata };
+}
+
+function manifestFor(request: StorageAccountRequest, context: RequestContext) {
+  return buildAccountManifest(request, {
+    requestId: context.requestId,
+    requestedBy: context.requestedBy,
+    requestedAt: new Date().toISOString(),
+  });
+}
+
+/**
+ * The platform backend for a real cluster: Crossplane Account objects through the Kubernetes API.
+ * Errors arrive already mapped by the cluster client.
+ */
+export function createKubernetesBackend(client: ClusterClient): PlatformBackend {
+  return {
+    mode: 'kubernetes',
+
+    async list() {
+      const objects = (await client.listAccounts()) as AccountObject[];
+      return objects.map(toStorageAccount);
+    },
+
+    async get(name) {
+      return toStorageAccount((await client.getAccount(name)) as AccountObject);
+    },
+
+    async create(request, context) {
+      return toStorageAccount((await client.createAccount(manifestFor(request, context))) as AccountObject);
+    },
+
+    async validate(request, context) {
+      const manifest = manifestFor(request, context);
+      const answer = (await client.dryRunCreateAccount(manifest)) as AccountObject;
+      return { item: toStorageAccount(answer), manifest };
+    },
+
+    async delete(name, context) {
+      // Annotate first so whoever looks at the object while it is Deleting sees who asked.
+      await client.annotateAccount(name, {
+        [DELETION_KEYS.requestId]: context.requestId,
+        [DELETION_KEYS.requestedBy]: context.requestedBy,
+        [DELETION_KEYS.requestedAt]: new Date().toISOString(),
+      });
+      await client.deleteAccount(name);
+      return { name };
+    },
+
+    async listResourceGroups() {
+      const objects = (await client.listResourceGroups()) as ResourceGroupObject[];
+      // Only groups the provider reports Ready are offered: anything else cannot hold an account yet.
+      return objects
+        .map(toResourceGroup)
+        .filter((group): group is ResourceGroup => group !== undefined && group.ready)
+        .sort((a, b) => a.name.localeCompare(b.name));
+    },
+
+    async events(name) {
+      const events = await client.listAccountEvents(name, ACCOUNT_KIND);
+      return events
+        .map(toPlatformEvent)
+        .sort((a, b) => (a.lastTimestamp ?? '').localeCompare(b.lastTimestamp ?? '') || (a.firstTimestamp ?? '').localeCompare(b.firstTimestamp ?? ''));
+    },
+
+    async manifestYaml(name) {
+      return stringify(forDisplay(await client.getAccount(name)));
+    },
+  };
+}
