@@ -1,0 +1,102 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Config } from './config.js';
+import { sendError } from './plugins/errors.js';
+import { HttpError } from './errors.js';
+import openapi from './plugins/openapi.js';
+import bookStorePlugin from './plugins/book-store.js';
+import errors from './plugins/errors.js';
+import jsonBody from './plugins/json-body.js';
+import notFound from './plugins/not-found.js';
+import principal from './plugins/principal.js';
+import auth from './plugins/auth.js';
+import requestId, { requestIdFor } from './plugins/request-id.js';
+import requestLog from './plugins/request-log.js';
+import routeRegistry from './plugins/route-registry.js';
+import validation from './plugins/validation.js';
+import docs from './routes/docs.js';
+import token from './routes/token.js';
+import jwks from './routes/well-known-jwks.js';
+import root from './routes/root.js';
+import monitoring from './routes/api/monitoring.js';
+import books from './routes/api/v1/books/index.js';
+import { bookSchemas } from './schemas/book.js';
+import { errorSchemas } from './schemas/errors.js';
+import { metaSchemas } from './schemas/meta.js';
+import type { BookStore } from './store/book-store.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: Config;
+  }
+}
+
+export interface AppOptions {
+  config: Config;
+  /** A ready store; by default the seeded in-memory store. */
+  store?: BookStore;
+}
+
+/** Bodies over this size are refused with 413 before anything is parsed or stored. */
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+/** Options of the Fastify instance itself (server.ts and tests share them). */
+export function serverOptions(logger: FastifyBaseLogger | undefined): FastifyServerOptions {
+  return {
+    ...(logger === undefined ? { logger: false } : { loggerInstance: logger }),
+    // plugins/request-log.ts writes one line per request instead of Fastify's two.
+    logController: new LogController({ disableRequestLogging: true }),
+    genReqId: requestIdFor,
+    requestIdHeader: false,
+    bodyLimit: BODY_LIMIT_BYTES,
+    return503OnClosing: true,
+    // Errors raised before routing (e.g. a path with broken percent-encoding) never reach the error handler.
+    frameworkErrors: (error, request, reply) => {
+      reply.header('X-Request-ID', request.id);
+      const status = error.statusCode ?? 400;
+      sendError(new HttpError(status >= 500 ? 500 : status, status >= 500 ? 'Internal Server Error' : 'Invalid URL'), reply);
+    },
+  };
+}
+
+/**
+ * The service as a plugin, in a visible order: third-party plugins, our services,
+ * our cross-cutting plugins (which watch routes as they are added), then the routes.
+ */
+export default async function app(fastify: FastifyInstance, options: AppOptions): Promise<void> {
+  // 1. Third-party plugins
+  await fastify.register(openapi);
+
+  // 2. Our services
+  fastify.decorate('config', options.config);
+  await fastify.register(bookStorePlugin, { store: options.store });
+  for (const schema of [...errorSchemas, ...bookSchemas, ...metaSchemas]) fastify.addSchema(schema);
+
+  // 3. Our plugins (order matters only where noted)
+  await fastify.register(errors);
+  await fastify.register(requestId);
+  await fastify.register(requestLog);
+  await fastify.register(jsonBody);
+  await fastify.register(principal); // request.principal, set by an auth plugin
+  await fastify.register(auth, options.config.auth); // users, keys, the bearer guard; a bad file stops the start
+  await fastify.register(routeRegistry); // before any route, so 405 knows every path
+  await fastify.register(notFound);
+  await fastify.register(validation); // before any route: it compiles each route's validator
+
+  // 4. Routes (the prefix is the folder path)
+  await fastify.register(root);
+  await fastify.register(docs);
+  await fastify.register(token);
+  await fastify.register(jwks);
+  await fastify.register(monitoring, { prefix: '/api' });
+  await fastify.register(books, { prefix: '/api/v1/books' });
+}
+
+/** A ready-to-listen (or inject) Fastify instance with the app registered. */
+export async function buildApp(options: AppOptions & { logger?: FastifyBaseLogger }): Promise<FastifyInstance> {
+  const fastify = Fastify(serverOptions(options.logger)).withTypeProvider<TypeBoxTypeProvider>();
+  await fastify.register(fp(app), options);
+  await fastify.ready();
+  return fastify;
+}

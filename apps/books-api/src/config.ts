@@ -1,0 +1,132 @@
+/**
+ * Environment configuration, parsed and validated once at start.
+ *
+ * To add a variable: add one line to `loadConfig` using a parser below (or a new
+ * small parser). The `Config` type is derived from `loadConfig`, so there is no
+ * second list to keep in sync. A bad value throws a `ConfigError` naming the
+ * variable; server.ts prints it and exits 1.
+ */
+
+import type { TokenSigningSettings } from './auth/signing-keys.js';
+
+export type Env = Readonly<Record<string, string | undefined>>;
+
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    reason: string,
+  ) {
+    super(`Invalid environment variable ${variable}: ${reason}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** A parser turns the raw text of a set variable into a value, or throws a reason. */
+export type Parser<T> = (raw: string) => T;
+
+class InvalidValue extends Error {}
+
+const TRUTHY_WORDS = new Set(['true', '1', 'yes', 'on']);
+
+/** The contract's switch words: true/1/yes/on in any case enable; anything else disables. */
+export const truthy: Parser<boolean> = (raw) => TRUTHY_WORDS.has(raw.trim().toLowerCase());
+
+export const nonEmptyString: Parser<string> = (raw) => {
+  const value = raw.trim();
+  if (value === '') throw new InvalidValue('must not be empty');
+  return value;
+};
+
+export function integerInRange(min: number, max: number): Parser<number> {
+  return (raw) => {
+    const text = raw.trim();
+    if (!/^\d+$/.test(text)) throw new InvalidValue(`must be an integer from ${min} to ${max}, got "${raw}"`);
+    const value = Number(text);
+    if (value < min || value > max) throw new InvalidValue(`must be an integer from ${min} to ${max}, got "${raw}"`);
+    return value;
+  };
+}
+
+export function oneOf<const T extends string>(choices: readonly T[]): Parser<T> {
+  return (raw) => {
+    const value = raw.trim().toLowerCase();
+    const found = choices.find((choice) => choice === value);
+    if (found === undefined) throw new InvalidValue(`must be one of ${choices.join(', ')}, got "${raw}"`);
+    return found;
+  };
+}
+
+/** A security switch: a typo must not silently leave it off, so unknown words are refused. */
+export const strictSwitch: Parser<boolean> = (raw) => {
+  const word = raw.trim().toLowerCase();
+  if (TRUTHY_WORDS.has(word)) return true;
+  if (['false', '0', 'no', 'off', ''].includes(word)) return false;
+  throw new InvalidValue(`must be true/1/yes/on or false/0/no/off, got "${raw}"`);
+};
+
+/** HS256 needs a key of at least 256 bits (RFC 7518 §3.2). Empty means unset: token login is then off. */
+const HS256_MIN_SECRET_BYTES = 32;
+const hs256Secret: Parser<string | undefined> = (raw) => {
+  if (raw === '') return undefined;
+  const bytes = Buffer.byteLength(raw, 'utf8');
+  if (bytes < HS256_MIN_SECRET_BYTES) {
+    throw new InvalidValue(
+      `must be at least ${HS256_MIN_SECRET_BYTES} bytes for HS256, got ${bytes}; generate one with: openssl rand -base64 48`,
+    );
+  }
+  return raw;
+};
+
+function readTokenSigning(env: Env): TokenSigningSettings {
+  const algorithm = read(env, 'JWT_ALGORITHM', oneOf(['hs256', 'rs256']), 'hs256');
+  if (algorithm === 'hs256') return { algorithm: 'HS256', secret: read(env, 'JWT_SECRET_KEY', hs256Secret, undefined) };
+  const keyFile = (variable: string): string => {
+    const path = read<string | undefined>(env, variable, nonEmptyString, undefined);
+    if (path === undefined) throw new ConfigError(variable, 'is required when JWT_ALGORITHM=RS256 (a PEM file)');
+    return path;
+  };
+  return { algorithm: 'RS256', privateKeyFile: keyFile('JWT_PRIVATE_KEY_FILE'), publicKeyFile: keyFile('JWT_PUBLIC_KEY_FILE') };
+}
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** Reads one variable: unset (or empty, for non-switch values) gives the default. */
+export function read<T>(env: Env, variable: string, parse: Parser<T>, fallback: T): T {
+  const raw = env[variable];
+  if (raw === undefined) return fallback;
+  try {
+    return parse(raw);
+  } catch (error) {
+    if (error instanceof InvalidValue) throw new ConfigError(variable, error.message);
+    throw error;
+  }
+}
+
+export function loadConfig(env: Env = process.env) {
+  return {
+    host: read(env, 'HOST', nonEmptyString, '127.0.0.1'),
+    port: read(env, 'PORT', integerInRange(0, 65535), 8000),
+    logLevel: read<LogLevel>(env, 'LOG_LEVEL', oneOf(LOG_LEVELS), 'info'),
+    chaosHeadersEnabled: read(env, 'ENABLE_CHAOS_HEADERS', truthy, false),
+    trafficGeneratorEnabled: read(env, 'ENABLE_TRAFFIC_GENERATOR', truthy, false),
+    // Token login (README "Token login"); files named here are read by plugins/auth.ts at start.
+    auth: {
+      usersFile: read<string | undefined>(env, 'USERS_FILE', nonEmptyString, undefined),
+      tokenSigning: readTokenSigning(env),
+      authRequired: read(env, 'AUTH_REQUIRED', strictSwitch, false),
+      loginThrottle: {
+        maxFailuresPerUsername: read(env, 'LOGIN_MAX_FAILURES_PER_USERNAME', integerInRange(1, 1_000_000), 5),
+        maxFailuresPerClient: read(env, 'LOGIN_MAX_FAILURES_PER_CLIENT', integerInRange(1, 1_000_000), 20),
+        windowSeconds: read(env, 'LOGIN_FAILURE_WINDOW_SECONDS', integerInRange(1, 86_400), 300),
+      },
+    },
+  };
+}
+
+export type Config = ReturnType<typeof loadConfig>;
+
+/** The configuration used by tests and by `buildApp` when none is given. */
+export function defaultConfig(overrides: Partial<Config> = {}): Config {
+  return { ...loadConfig({}), ...overrides };
+}

@@ -1,0 +1,59 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import {
+  HttpError,
+  internalServerError,
+  payloadTooLarge,
+  RequestValidationError,
+  unsupportedMediaType,
+} from '../errors.js';
+
+/**
+ * The one error path: every thrown error becomes one of the contract's bodies,
+ * `{"detail": "..."}` or the 422 list. Fastify's own errors are mapped by code; other
+ * 4xx errors from plugins keep their status and message; anything else is a 500
+ * whose details only reach the log.
+ */
+export function toHttpError(error: unknown, request: FastifyRequest): HttpError | RequestValidationError {
+  if (error instanceof HttpError || error instanceof RequestValidationError) return error;
+  const fastifyError = error as Partial<FastifyError>;
+  switch (fastifyError.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return payloadTooLarge(request.routeOptions.bodyLimit ?? request.server.initialConfig.bodyLimit ?? 0);
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return unsupportedMediaType(request.headers['content-type'], request.routeOptions.schema?.consumes ?? ['application/json']);
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new HttpError(400, 'Request body size did not match Content-Length');
+    case 'FST_ERR_BAD_URL':
+      return new HttpError(400, 'Invalid URL encoding');
+    default:
+      break;
+  }
+  const status = fastifyError.statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    return new HttpError(status, fastifyError.message ?? 'Bad Request');
+  }
+  return internalServerError();
+}
+
+export function sendError(error: HttpError | RequestValidationError, reply: FastifyReply): FastifyReply {
+  const body = error instanceof RequestValidationError ? { detail: error.issues } : { detail: error.detail };
+  if (error instanceof HttpError) reply.headers(error.headers);
+  // Serialised here, not by a route's response schema, so every error keeps its exact shape.
+  return reply.code(error.statusCode).type('application/json; charset=utf-8').send(JSON.stringify(body));
+}
+
+export default fp(
+  async (fastify) => {
+    fastify.setErrorHandler(async (error, request, reply) => {
+      const mapped = toHttpError(error, request);
+      if (mapped.statusCode >= 500 && !(error instanceof HttpError)) {
+        request.log.error({ err: error, reqId: request.id, method: request.method, url: request.url }, 'request failed');
+      } else {
+        request.log.debug({ err: error, status: mapped.statusCode }, 'request rejected');
+      }
+      return sendError(mapped, reply);
+    });
+  },
+  { name: 'errors' },
+);

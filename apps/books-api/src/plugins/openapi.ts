@@ -1,0 +1,32 @@
+import swagger from '@fastify/swagger';
+import fp from 'fastify-plugin';
+import { SERVICE_NAME, SERVICE_VERSION } from '../service-info.js';
+
+/**
+ * The OpenAPI 3.1 document, generated from the routes' schemas (never written by hand).
+ * Shared schemas keep their $id as their component name so `$ref`s read well.
+ */
+export default fp(
+  async (fastify) => {
+    await fastify.register(swagger, {
+      openapi: {
+        openapi: '3.1.0',
+        info: {
+          title: SERVICE_NAME,
+          version: SERVICE_VERSION,
+          description: 'A books catalog REST API with pagination, search and partial update.',
+        },
+        tags: [
+          { name: 'books', description: 'The books resource' },
+          { name: 'monitoring', description: 'Health and status checks' },
+          { name: 'meta', description: 'Service metadata' },
+        ],
+      },
+      refResolver: {
+        buildLocalReference: (json, _baseUri, _fragment, index) =>
+          typeof json.$id === 'string' ? json.$id : `def-${index}`,
+      },
+    });
+  },
+  { name: 'openapi' },
+);

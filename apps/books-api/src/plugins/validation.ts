@@ -1,0 +1,48 @@
+import { Ajv } from 'ajv';
+import addFormats from 'ajv-formats';
+import type { FastifyRequest, preValidationHookHandler } from 'fastify';
+import fp from 'fastify-plugin';
+import { compileRequestValidator, type RouteSchemas } from '../validation/request-validator.js';
+
+/**
+ * Request validation in Pydantic v2's shape. The TypeBox schemas stay on the routes
+ * (they drive OpenAPI, serialisation and types), but Fastify's validator is replaced
+ * by a no-op and one preValidation hook per route checks the path, the query and the
+ * body together (see validation/request-validator.ts). Every route registered after
+ * this plugin gets it, including form-bodied routes: a route declares the media types
+ * it reads with `schema.consumes` (JSON when absent).
+ */
+export default fp(
+  async (fastify) => {
+    // Strict types (no coercion): a body's year must be a JSON integer. Lengths count code points.
+    const ajv = new Ajv({ allErrors: true, strict: false, coerceTypes: false, useDefaults: false });
+    addFormats.default(ajv);
+
+    fastify.setValidatorCompiler(() => () => true);
+
+    const resolve = (schema: unknown): unknown => {
+      const ref = (schema as { $ref?: unknown } | undefined)?.$ref;
+      return typeof ref === 'string' ? fastify.getSchema(ref.replace(/#$/, '')) : schema;
+    };
+
+    fastify.addHook('onRoute', (route) => {
+      const schema = route.schema as RouteSchemas | undefined;
+      if (schema === undefined) return;
+      const validator = compileRequestValidator(ajv, schema, resolve);
+      if (validator === undefined) return;
+      const validate: preValidationHookHandler = async (request: FastifyRequest) => {
+        const parts = validator({
+          params: request.params,
+          query: request.query,
+          body: request.body,
+          contentType: request.headers['content-type'],
+        });
+        if (parts.params !== undefined) request.params = parts.params;
+        if (parts.query !== undefined) request.query = parts.query;
+      };
+      const existing = route.preValidation;
+      route.preValidation = existing === undefined ? [validate] : [validate, ...[existing].flat()];
+    });
+  },
+  { name: 'validation' },
+);

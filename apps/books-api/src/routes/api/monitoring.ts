@@ -1,0 +1,85 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import Type from 'typebox';
+import { HttpError } from '../../errors.js';
+import { errorResponses } from '../../schemas/errors.js';
+
+/** The method list OPTIONS /api/options announces (header and body come from this one list). */
+export const SUPPORTED_METHODS = ['OPTIONS', 'GET', 'POST', 'PATCH', 'DELETE', 'HEAD'] as const;
+
+/** Supporting endpoints under /api: health, status, method list, random redirect. */
+const monitoring: FastifyPluginAsyncTypebox = async (fastify) => {
+  const { config, bookStore } = fastify;
+
+  fastify.get(
+    '/ps',
+    {
+      schema: {
+        summary: 'Health payload with the current book count',
+        tags: ['monitoring'],
+        response: { 200: Type.Ref('Health'), ...errorResponses.methodNotAllowed },
+      },
+    },
+    async () => ({
+      status: 'ok' as const,
+      books: await bookStore.count(),
+      traffic_generator_enabled: config.trafficGeneratorEnabled,
+      chaos_headers_enabled: config.chaosHeadersEnabled,
+      uptime_seconds: Math.round(process.uptime() * 1000) / 1000,
+    }),
+  );
+
+  fastify.route({
+    method: 'HEAD',
+    url: '/status',
+    schema: {
+      summary: 'Header-only monitoring check (X-System-Status: OK)',
+      tags: ['monitoring'],
+      response: {
+        200: {
+          description: 'The service is up',
+          headers: { 'X-System-Status': { type: 'string', const: 'OK' } },
+        },
+        ...errorResponses.methodNotAllowed,
+      },
+    },
+    handler: async (_request, reply) => {
+      return reply.header('X-System-Status', 'OK').code(200).send();
+    },
+  });
+
+  fastify.route({
+    method: 'OPTIONS',
+    url: '/options',
+    schema: {
+      summary: 'Supported method list (also in the Allow header)',
+      tags: ['monitoring'],
+      response: { 200: Type.Ref('MethodList'), ...errorResponses.methodNotAllowed },
+    },
+    handler: async (_request, reply) => {
+      reply.header('Allow', SUPPORTED_METHODS.join(', '));
+      return { methods: [...SUPPORTED_METHODS] };
+    },
+  });
+
+  fastify.get(
+    '/redirect',
+    {
+      schema: {
+        summary: 'Temporary redirect to a random current book',
+        tags: ['monitoring'],
+        response: {
+          307: { description: 'Location: /api/v1/books/{id} of a random book', type: 'null' },
+          ...errorResponses.notFound,
+          ...errorResponses.methodNotAllowed,
+        },
+      },
+    },
+    async (_request, reply) => {
+      const book = await bookStore.randomBook();
+      if (book === undefined) throw new HttpError(404, 'No books available');
+      return reply.redirect(`/api/v1/books/${book.id}`, 307);
+    },
+  );
+};
+
+export default monitoring;

@@ -1,0 +1,144 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import Type from 'typebox';
+import { bookNotFound } from '../../../../errors.js';
+import {
+  BookCreate,
+  BookIdParams,
+  BookUpdate,
+  ListQuery,
+  SearchQuery,
+  type AuthenticatedBookList,
+  type BookPage,
+} from '../../../../schemas/book.js';
+import { errorResponses } from '../../../../schemas/errors.js';
+import booksAuthPolicy from '../../../../plugins/books-auth-policy.js';
+
+const { notFound, methodNotAllowed, validation, jsonBody } = errorResponses;
+const bookRef = Type.Ref('BookResponse');
+
+/** Query values after validation: defaults are applied, so none is missing. */
+type Paging = { skip: number; limit: number };
+
+/**
+ * The books resource (prefix /api/v1/books). Handlers are thin: the validation plugin
+ * has already parsed and checked the request, the store does the work.
+ */
+const books: FastifyPluginAsyncTypebox = async (fastify) => {
+  const store = fastify.bookStore;
+  // Which routes need a token (AUTH_REQUIRED, the protected list) is decided per route in this scope.
+  await fastify.register(booksAuthPolicy);
+
+  fastify.get(
+    '/',
+    {
+      // The protected variant: a request with an Authorization header is verified by the auth plugin.
+      config: { bearerAuth: { mode: 'optional', role: 'Books.Read' } },
+      schema: {
+        summary: 'List books (paginated, insertion order)',
+        description:
+          'With an `Authorization: Bearer <token>` header the token is verified and the answer is `{books, user}`.',
+        tags: ['books'],
+        querystring: ListQuery,
+        response: {
+          200: Type.Union([Type.Ref('BookPage'), Type.Ref('AuthenticatedBookList')]),
+          ...validation,
+          ...methodNotAllowed,
+        },
+      },
+    },
+    async (request): Promise<BookPage | AuthenticatedBookList> => {
+      const { skip, limit } = request.query as Paging;
+      const page = await store.list(skip, limit);
+      if (request.principal !== null) return { books: page.items, user: request.principal.sub };
+      return { items: page.items, total: page.total, skip, limit };
+    },
+  );
+
+  fastify.get(
+    '/search',
+    {
+      schema: {
+        summary: 'Search books by a case-insensitive substring of title or author',
+        tags: ['books'],
+        querystring: SearchQuery,
+        response: { 200: Type.Ref('BookPage'), ...validation, ...methodNotAllowed },
+      },
+    },
+    async (request): Promise<BookPage> => {
+      const { q, skip, limit } = request.query as Paging & { q: string };
+      const page = await store.search(q, skip, limit);
+      return { items: page.items, total: page.total, skip, limit };
+    },
+  );
+
+  fastify.post(
+    '/',
+    {
+      schema: {
+        summary: 'Create a book',
+        tags: ['books'],
+        body: BookCreate,
+        response: { 201: bookRef, ...validation, ...jsonBody, ...methodNotAllowed },
+      },
+    },
+    async (request, reply) => {
+      const book = await store.create(request.body);
+      return reply.code(201).send(book);
+    },
+  );
+
+  fastify.get(
+    '/:book_id',
+    {
+      schema: {
+        summary: 'Get a book',
+        tags: ['books'],
+        params: BookIdParams,
+        response: { 200: bookRef, ...notFound, ...validation, ...methodNotAllowed },
+      },
+    },
+    async (request) => {
+      const book = await store.get(request.params.book_id);
+      if (book === undefined) throw bookNotFound();
+      return book;
+    },
+  );
+
+  fastify.patch(
+    '/:book_id',
+    {
+      schema: {
+        summary: 'Change the fields present in the body',
+        description: 'An empty object returns the book unchanged; null is not a value.',
+        tags: ['books'],
+        params: BookIdParams,
+        body: BookUpdate,
+        response: { 200: bookRef, ...notFound, ...validation, ...jsonBody, ...methodNotAllowed },
+      },
+    },
+    async (request) => {
+      const book = await store.update(request.params.book_id, request.body);
+      if (book === undefined) throw bookNotFound();
+      return book;
+    },
+  );
+
+  fastify.delete(
+    '/:book_id',
+    {
+      schema: {
+        summary: 'Delete a book',
+        tags: ['books'],
+        params: BookIdParams,
+        response: { 200: Type.Ref('DeleteConfirmation'), ...notFound, ...validation, ...methodNotAllowed },
+      },
+    },
+    async (request) => {
+      const { book_id: id } = request.params;
+      if (!(await store.delete(id))) throw bookNotFound();
+      return { message: `Book ${id} deleted successfully` };
+    },
+  );
+};
+
+export default books;

@@ -1,0 +1,85 @@
+import Type, { type Static } from 'typebox';
+
+/** Bounds shared by create and update (the contract: PATCH bounds are the same as create). */
+const title = Type.String({ minLength: 1, maxLength: 200, description: 'Title, 1-200 characters' });
+const author = Type.String({ minLength: 1, maxLength: 100, description: 'Author, 1-100 characters' });
+const year = Type.Integer({ minimum: 1900, maximum: 2100, description: 'Publication year' });
+
+export const BookCreate = Type.Object(
+  { title, author, year },
+  { $id: 'BookCreate', title: 'BookCreate', additionalProperties: false },
+);
+export type BookCreate = Static<typeof BookCreate>;
+
+export const BookUpdate = Type.Object(
+  { title: Type.Optional(title), author: Type.Optional(author), year: Type.Optional(year) },
+  { $id: 'BookUpdate', title: 'BookUpdate', additionalProperties: false },
+);
+export type BookUpdate = Static<typeof BookUpdate>;
+
+export const BookResponse = Type.Object(
+  {
+    id: Type.String({ format: 'uuid' }),
+    title: Type.String(),
+    author: Type.String(),
+    year: Type.Integer(),
+    created_at: Type.String({ format: 'date-time', description: 'UTC, ISO 8601 with a Z suffix' }),
+  },
+  { $id: 'BookResponse', title: 'BookResponse' },
+);
+export type BookResponse = Static<typeof BookResponse>;
+
+export const BookPage = Type.Object(
+  {
+    items: Type.Array(Type.Ref('BookResponse')),
+    total: Type.Integer({ description: 'Number of books (or matches) in all pages' }),
+    skip: Type.Integer({ description: 'The offset used' }),
+    limit: Type.Integer({ description: 'The page size used' }),
+  },
+  { $id: 'BookPage', title: 'BookPage' },
+);
+export interface BookPage {
+  items: BookResponse[];
+  total: number;
+  skip: number;
+  limit: number;
+}
+
+/** The token-protected variant of the list (a request that carries an Authorization header). */
+export const AuthenticatedBookList = Type.Object(
+  {
+    books: Type.Array(Type.Ref('BookResponse')),
+    user: Type.String({ description: 'The sub claim of the token' }),
+  },
+  { $id: 'AuthenticatedBookList', title: 'AuthenticatedBookList' },
+);
+export interface AuthenticatedBookList {
+  books: BookResponse[];
+  user: string;
+}
+
+export const DeleteConfirmation = Type.Object(
+  { message: Type.String() },
+  { $id: 'DeleteConfirmation', title: 'DeleteConfirmation' },
+);
+
+export const BookIdParams = Type.Object({
+  book_id: Type.String({ format: 'uuid', description: 'Book id (UUID)' }),
+});
+export type BookIdParams = Static<typeof BookIdParams>;
+
+export const ListQuery = Type.Object({
+  skip: Type.Integer({ minimum: 0, default: 0 }),
+  limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+});
+export type ListQuery = Static<typeof ListQuery>;
+
+export const SearchQuery = Type.Object({
+  q: Type.String({ minLength: 1, maxLength: 100, description: 'Case-insensitive substring of title or author' }),
+  skip: Type.Integer({ minimum: 0, default: 0 }),
+  limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+});
+export type SearchQuery = Static<typeof SearchQuery>;
+
+/** Every shared model, registered once with addSchema and referenced by $id. */
+export const bookSchemas = [BookCreate, BookUpdate, BookResponse, BookPage, AuthenticatedBookList, DeleteConfirmation];

@@ -1,0 +1,42 @@
+import Type from 'typebox';
+
+export const HTTPError = Type.Object(
+  { detail: Type.String() },
+  { $id: 'HTTPError', title: 'HTTPError', description: 'Simple error body' },
+);
+
+export const ValidationError = Type.Object(
+  {
+    type: Type.String({ description: 'Error kind, e.g. string_too_short' }),
+    loc: Type.Array(Type.Union([Type.String(), Type.Integer()]), {
+      description: 'Location: body, query, path or header, then the field',
+    }),
+    msg: Type.String(),
+    input: Type.Unknown({ description: 'The offending input' }),
+    ctx: Type.Optional(Type.Object({}, { additionalProperties: true })),
+  },
+  { $id: 'ValidationError', title: 'ValidationError' },
+);
+
+export const HTTPValidationError = Type.Object(
+  { detail: Type.Array(Type.Ref('ValidationError')) },
+  { $id: 'HTTPValidationError', title: 'HTTPValidationError', description: 'Request validation failure (422)' },
+);
+
+export const errorSchemas = [HTTPError, ValidationError, HTTPValidationError];
+
+const httpError = (description: string) => ({ ...Type.Ref('HTTPError'), description });
+
+/**
+ * Error responses to spread into a route's `response` schema, so the OpenAPI document
+ * lists them. Every route can answer 405 and 422-free routes still document 404.
+ */
+export const errorResponses = {
+  notFound: { 404: httpError('Not Found') },
+  methodNotAllowed: { 405: httpError('Method Not Allowed (see the Allow header)') },
+  validation: { 422: { ...Type.Ref('HTTPValidationError'), description: 'Validation Error' } },
+  jsonBody: {
+    413: httpError('Request body too large'),
+    415: httpError('Unsupported media type'),
+  },
+} as const;

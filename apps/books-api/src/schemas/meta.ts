@@ -1,0 +1,32 @@
+import Type from 'typebox';
+
+export const RootInfo = Type.Object(
+  {
+    name: Type.String(),
+    version: Type.String(),
+    docs_url: Type.String(),
+    redoc_url: Type.String(),
+    openapi_url: Type.String(),
+    traffic_generator_enabled: Type.Boolean(),
+    chaos_headers_enabled: Type.Boolean(),
+  },
+  { $id: 'RootInfo', title: 'RootInfo' },
+);
+
+export const Health = Type.Object(
+  {
+    status: Type.Literal('ok'),
+    books: Type.Integer({ description: 'Current number of books' }),
+    traffic_generator_enabled: Type.Boolean(),
+    chaos_headers_enabled: Type.Boolean(),
+    uptime_seconds: Type.Number(),
+  },
+  { $id: 'Health', title: 'Health' },
+);
+
+export const MethodList = Type.Object(
+  { methods: Type.Array(Type.String()) },
+  { $id: 'MethodList', title: 'MethodList' },
+);
+
+export const metaSchemas = [RootInfo, Health, MethodList];

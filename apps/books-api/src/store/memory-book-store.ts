@@ -1,0 +1,146 @@
+import { randomUUID } from 'node:crypto';
+import type { BookCreate, BookUpdate } from '../schemas/book.js';
+import type { Book, BookStore, Slice } from './book-store.js';
+import { FenwickTree } from './fenwick-tree.js';
+
+interface Slot {
+  book: Book;
+  /** Lower-cased once per write so a search does not lower-case every book on every request. */
+  titleKey: string;
+  authorKey: string;
+}
+
+export interface MemoryBookStoreOptions {
+  now?: () => Date;
+  newId?: () => string;
+  random?: () => number;
+}
+
+/**
+ * In-memory store. Books sit in insertion-ordered slots; a delete leaves a tombstone
+ * (undefined) so the order of the rest never changes. A Map gives O(1) get, update
+ * and delete; a Fenwick tree over "slot is live" finds the first book of a page in
+ * O(log n), so a page costs O(log n + limit) and never copies the collection.
+ * Tombstones are compacted away once they outnumber the live books.
+ */
+export class MemoryBookStore implements BookStore {
+  private slots: (Slot | undefined)[] = [];
+  private live = new FenwickTree();
+  private readonly slotById = new Map<string, number>();
+  private readonly now: () => Date;
+  private readonly newId: () => string;
+  private readonly random: () => number;
+
+  constructor(options: MemoryBookStoreOptions = {}) {
+    this.now = options.now ?? (() => new Date());
+    this.newId = options.newId ?? randomUUID;
+    this.random = options.random ?? Math.random;
+  }
+
+  /** Adds a book with a given id (seeding); the id must be lower-case hyphenated. */
+  insert(id: string, input: BookCreate): Book {
+    if (this.slotById.has(id)) throw new Error(`duplicate book id ${id}`);
+    const book: Book = {
+      id,
+      title: input.title,
+      author: input.author,
+      year: input.year,
+      created_at: this.now().toISOString(),
+    };
+    this.slotById.set(id, this.slots.length);
+    this.slots.push(slotOf(book));
+    this.live.push(1);
+    return book;
+  }
+
+  create(input: BookCreate): Book {
+    return this.insert(this.newId(), input);
+  }
+
+  get(id: string): Book | undefined {
+    const slot = this.slotById.get(id);
+    return slot === undefined ? undefined : this.slots[slot]?.book;
+  }
+
+  update(id: string, changes: BookUpdate): Book | undefined {
+    const slot = this.slotById.get(id);
+    const current = slot === undefined ? undefined : this.slots[slot];
+    if (slot === undefined || current === undefined) return undefined;
+    // A new object, so a response being serialised from the old one is unaffected.
+    const book: Book = {
+      ...current.book,
+      ...(changes.title !== undefined && { title: changes.title }),
+      ...(changes.author !== undefined && { author: changes.author }),
+      ...(changes.year !== undefined && { year: changes.year }),
+    };
+    this.slots[slot] = slotOf(book);
+    return book;
+  }
+
+  delete(id: string): boolean {
+    const slot = this.slotById.get(id);
+    if (slot === undefined) return false;
+    this.slotById.delete(id);
+    this.slots[slot] = undefined;
+    this.live.add(slot, -1);
+    if (this.slots.length - this.slotById.size > this.slotById.size) this.compact();
+    return true;
+  }
+
+  count(): number {
+    return this.slotById.size;
+  }
+
+  list(skip: number, limit: number): Slice {
+    const total = this.slotById.size;
+    const items: Book[] = [];
+    if (skip >= total) return { items, total };
+    let rank = skip;
+    let slot = this.live.findKth(rank);
+    while (slot !== -1 && items.length < limit) {
+      const current = this.slots[slot];
+      if (current === undefined) {
+        // Jump over a run of tombstones instead of walking it.
+        slot = this.live.findKth(rank);
+        continue;
+      }
+      items.push(current.book);
+      rank += 1;
+      slot = slot + 1 < this.slots.length ? slot + 1 : -1;
+    }
+    return { items, total };
+  }
+
+  search(query: string, skip: number, limit: number): Slice {
+    const needle = query.toLowerCase();
+    const items: Book[] = [];
+    let total = 0;
+    for (const slot of this.slots) {
+      if (slot === undefined || !(slot.titleKey.includes(needle) || slot.authorKey.includes(needle))) continue;
+      if (total >= skip && items.length < limit) items.push(slot.book);
+      total += 1;
+    }
+    return { items, total };
+  }
+
+  randomBook(): Book | undefined {
+    const total = this.slotById.size;
+    if (total === 0) return undefined;
+    const slot = this.live.findKth(Math.floor(this.random() * total));
+    return this.slots[slot]?.book;
+  }
+
+  private compact(): void {
+    const slots = this.slots.filter((slot): slot is Slot => slot !== undefined);
+    this.slots = slots;
+    this.live = new FenwickTree();
+    slots.forEach((slot, index) => {
+      this.slotById.set(slot.book.id, index);
+      this.live.push(1);
+    });
+  }
+}
+
+function slotOf(book: Book): Slot {
+  return { book, titleKey: book.title.toLowerCase(), authorKey: book.author.toLowerCase() };
+}
