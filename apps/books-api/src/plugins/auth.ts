@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 'fastify'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import type { JWK } from 'jose'
 import { bearerToken } from '../auth/bearer-header.js'
@@ -19,14 +19,6 @@ export interface AuthSettings {
   readonly loginThrottle: LoginThrottleSettings
 }
 
-/** How a books route is guarded; set in the route's `config.bookAccess`. */
-export interface BookAccess {
-  /** The role a token must carry. Default: Books.Read for GET/HEAD, Books.Write otherwise. */
-  readonly role?: string
-  /** The route has a token-protected variant: a request carrying `Authorization` is verified even when AUTH_REQUIRED is off. */
-  readonly bearerVariant?: boolean
-}
-
 export interface AuthService {
   readonly settings: AuthSettings
   readonly credentials: CredentialCheck
@@ -36,20 +28,11 @@ export interface AuthService {
   readonly publicJwk: JWK | undefined
   /** Verifies the `Authorization` header; throws the contract's 401. No store lookup. */
   authenticate(authorization: string | undefined): Promise<Principal>
-  /** onRequest hook for the books routes' scope: applies AUTH_REQUIRED and the protected variant. */
-  readonly booksAccessGuard: onRequestAsyncHookHandler
 }
 
 declare module 'fastify' {
   interface FastifyInstance {
     auth: AuthService
-  }
-  interface FastifyRequest {
-    /** The verified token's subject and roles; null on public requests. */
-    principal: Principal | null
-  }
-  interface FastifyContextConfig {
-    bookAccess?: BookAccess
   }
 }
 
@@ -83,27 +66,29 @@ async function authPlugin(app: FastifyInstance, settings: AuthSettings) {
     }
   }
 
-  async function booksAccessGuard(request: FastifyRequest) {
-    const access = request.routeOptions.config.bookAccess ?? {}
+  /**
+   * Guards the routes whose config declares `bearerAuth` (plugins/principal.ts): 'required'
+   * always verifies, 'optional' only when an Authorization header is present.
+   */
+  async function bearerGuard(request: FastifyRequest) {
+    const bearerAuth = request.routeOptions.config.bearerAuth
+    if (bearerAuth === undefined) return
     const authorization = request.headers.authorization
-    const mustVerify = settings.authRequired || (access.bearerVariant === true && authorization !== undefined)
-    if (!mustVerify) return
+    if (bearerAuth.mode === 'optional' && authorization === undefined) return
     const principal = await authenticate(authorization)
-    const role = access.role ?? (READ_METHODS.has(request.method) ? BOOKS_READ : BOOKS_WRITE)
+    const role = bearerAuth.role ?? defaultRoleFor(request.method)
     // Thrown, not sent: the request stops here and the error handler answers.
     if (!principal.roles.includes(role)) throw forbidden('Insufficient scope')
     request.principal = principal
   }
 
-  app.decorateRequest('principal', null)
-  app.decorate('auth', {
-    settings,
-    credentials,
-    tokens,
-    publicJwk: keys?.publicJwk,
-    authenticate,
-    booksAccessGuard,
-  } satisfies AuthService)
+  app.addHook('onRequest', bearerGuard)
+  app.decorate('auth', { settings, credentials, tokens, publicJwk: keys?.publicJwk, authenticate } satisfies AuthService)
 }
 
-export default fp(authPlugin, { name: 'auth', fastify: '5.x' })
+/** Reads need Books.Read, writes Books.Write, unless a route names its role. */
+export function defaultRoleFor(method: string): string {
+  return READ_METHODS.has(method) ? BOOKS_READ : BOOKS_WRITE
+}
+
+export default fp(authPlugin, { name: 'auth', fastify: '5.x', dependencies: ['principal'] })

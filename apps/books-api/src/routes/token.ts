@@ -1,13 +1,42 @@
 import formbody from '@fastify/formbody'
 import multipart from '@fastify/multipart'
 import rateLimit from '@fastify/rate-limit'
-import type { FastifyInstance } from 'fastify'
-import { parseLoginForm } from '../auth/login-form.js'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import Type from 'typebox'
+import { parseLoginForm, type LoginForm } from '../auth/login-form.js'
 import { createLoginThrottle } from '../auth/login-throttle.js'
 import { serviceUnavailable, unauthorized } from '../errors.js'
 
 // A login form is a few short fields; anything bigger is not a login.
 const FORM_BODY_LIMIT = 64 * 1024
+const FORM_MEDIA_TYPES = ['application/x-www-form-urlencoded', 'multipart/form-data']
+
+/** The form as documented (FastAPI's OAuth2PasswordRequestForm); parseLoginForm applies it. */
+const LoginFormSchema = Type.Object(
+  {
+    grant_type: Type.Optional(Type.String({ pattern: '^password$', description: 'When present, must be "password"' })),
+    username: Type.String(),
+    password: Type.String({ format: 'password' }),
+    scope: Type.Optional(Type.String({ default: '', description: 'Accepted and ignored: the roles come from the users file' })),
+  },
+  { title: 'Body_login_token_post' },
+)
+
+const TokenResponse = Type.Object(
+  {
+    access_token: Type.String({ description: 'Signed JWT (claims sub, roles, iat, exp)' }),
+    token_type: Type.Literal('bearer'),
+    expires_in: Type.Integer({ description: 'Seconds until expiry' }),
+  },
+  { title: 'TokenResponse' },
+)
+
+const httpError = (description: string) => ({ ...Type.Ref('HTTPError'), description })
+
+function isFormRequest(request: FastifyRequest): boolean {
+  const mediaType = request.headers['content-type']?.split(';', 1)[0]?.trim().toLowerCase()
+  return mediaType === undefined || FORM_MEDIA_TYPES.includes(mediaType)
+}
 
 /**
  * POST /token: the OAuth 2.0 password grant. The form parsers and the limiters are
@@ -23,16 +52,37 @@ export default async function tokenRoutes(app: FastifyInstance) {
   const throttle = createLoginThrottle(app, app.auth.settings.loginThrottle)
   const { credentials } = app.auth
 
+  // Runs before the schema check of the validation plugin: the form is read the way FastAPI
+  // reads it (an empty field is absent, a repeated one keeps its last value, unused fields
+  // are dropped) and a bad one is the 422 FastAPI gives. Other media types are left to the
+  // validation plugin, which answers 415.
+  app.addHook('preValidation', async (request) => {
+    if (isFormRequest(request)) request.body = parseLoginForm(request.body)
+  })
+
   app.post(
     '/token',
     {
       bodyLimit: FORM_BODY_LIMIT,
+      schema: {
+        summary: 'Log in with the OAuth 2.0 password grant and get a bearer token',
+        tags: ['auth'],
+        consumes: FORM_MEDIA_TYPES,
+        body: LoginFormSchema,
+        response: {
+          200: TokenResponse,
+          401: httpError('Incorrect credentials (`WWW-Authenticate: Bearer`)'),
+          422: { ...Type.Ref('HTTPValidationError'), description: 'Validation Error' },
+          429: httpError('Too many failed logins for this user name or client (`Retry-After`)'),
+          503: httpError('Token login is not configured (JWT_SECRET_KEY unset)'),
+        },
+      },
       onRequest: async () => {
         if (app.auth.tokens === null) throw serviceUnavailable('Token login is not configured')
       },
     },
     async (request) => {
-      const form = parseLoginForm(request.body)
+      const form = request.body as LoginForm
       await throttle.assertNotBlocked(request, form.username)
       const account = await credentials.check(form.username, form.password)
       if (account === null) {
