@@ -20,7 +20,14 @@ export default fp(
           { name: 'books', description: 'The books resource' },
           { name: 'monitoring', description: 'Health and status checks' },
           { name: 'meta', description: 'Service metadata' },
+          { name: 'auth', description: 'Token login (OAuth 2.0 password grant)' },
         ],
+        components: {
+          securitySchemes: {
+            // The "Authorize" button of /docs posts the password form to /token and sends the token.
+            OAuth2PasswordBearer: { type: 'oauth2', flows: { password: { tokenUrl: '/token', scopes: {} } } },
+          },
+        },
       },
       refResolver: {
         buildLocalReference: (json, _baseUri, _fragment, index) =>
