@@ -247,6 +247,16 @@ export class KubeApi {
       errors.push(...validateObjectName(name, 'metadata.generateName').map((e) => ({ ...e, value: prefix })));
     }
     if (errors.length > 0) throw invalid(def, name, dedupe(errors));
+    const policy = this.faults().denyingPolicy;
+    if (policy) {
+      // Admission runs after schema validation and also for dry runs; a denial without a reason is Invalid.
+      throw new StatusError(
+        422,
+        'Invalid',
+        `${def.plural}.${def.group} "${name}" is forbidden: ValidatingAdmissionPolicy '${policy.policy}' with binding '${policy.policy}-binding' denied request: ${policy.message}`,
+        { causes: [{ reason: '', message: policy.message, field: '' }] },
+      );
+    }
     if (this.faults().conflictOnCreate || this.store.get(def, name)) throw alreadyExists(def, name);
 
     // Fields only the server sets; status is a subresource, so a create cannot set it.

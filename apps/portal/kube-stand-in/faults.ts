@@ -15,15 +15,22 @@ export interface ForbiddenRule {
  */
 export type UnreachableMode = 'reset' | 'refuse';
 
+/** A ValidatingAdmissionPolicy that denies every create of an account, as a cluster's guard rails do. */
+export interface DenyingPolicy {
+  policy: string;
+  message: string;
+}
+
 export interface Faults {
   forbidden: ForbiddenRule | null;
+  denyingPolicy: DenyingPolicy | null;
   unreachable: UnreachableMode | null;
   /** Every create answers 409 AlreadyExists, as if someone had just taken the name. */
   conflictOnCreate: boolean;
 }
 
 export function noFaults(): Faults {
-  return { forbidden: null, unreachable: null, conflictOnCreate: false };
+  return { forbidden: null, denyingPolicy: null, unreachable: null, conflictOnCreate: false };
 }
 
 export function isForbidden(faults: Faults, verb: Verb, plural: string): boolean {

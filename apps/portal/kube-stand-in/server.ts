@@ -8,7 +8,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { KubeApi } from './api.js';
 import { CROSSPLANE_FINALIZER, setCondition, SimulatedCrossplane, type ReconcileTiming } from './crossplane.js';
 import { EventRecorder } from './events.js';
-import { noFaults, type Faults, type ForbiddenRule, type UnreachableMode } from './faults.js';
+import { noFaults, type DenyingPolicy, type Faults, type ForbiddenRule, type UnreachableMode } from './faults.js';
 import { kubeconfigYaml, writeKubeconfig } from './kubeconfig.js';
 import { ACCOUNTS, apiVersionOf, EVENTS, RESOURCE_GROUPS } from './resources.js';
 import { entityTooLarge, StatusError, unauthorized } from './status.js';
@@ -67,6 +67,7 @@ export interface StandIn {
   kubeconfig(): string;
   writeKubeconfig(path: string): void;
   forbid(rule: ForbiddenRule): void;
+  denyByPolicy(policy: DenyingPolicy | null): void;
   setConflictOnCreate(on: boolean): void;
   setUnreachable(mode: UnreachableMode | null): Promise<void>;
   clearFaults(): Promise<void>;
@@ -108,6 +109,10 @@ function seedResourceGroup(store: ObjectStore, seed: SeedResourceGroup, subscrip
     setCondition(group, 'Ready', 'False', 'Creating');
   }
   store.put(RESOURCE_GROUPS, group);
+}
+
+function isDenyingPolicy(value: unknown): value is DenyingPolicy {
+  return isRecord(value) && typeof value['policy'] === 'string' && typeof value['message'] === 'string';
 }
 
 async function readBody(req: IncomingMessage): Promise<Buffer> {
@@ -182,6 +187,7 @@ export async function startStandIn(options: StandInOptions = {}): Promise<StandI
         forbidden: isRecord(forbiddenRule) && Array.isArray(forbiddenRule['verbs']) ? (forbiddenRule as unknown as ForbiddenRule) : forbiddenRule === null ? null : faults.forbidden,
         unreachable: input['unreachable'] === 'reset' ? 'reset' : input['unreachable'] === null || input['unreachable'] === false ? null : faults.unreachable,
         conflictOnCreate: typeof input['conflictOnCreate'] === 'boolean' ? input['conflictOnCreate'] : faults.conflictOnCreate,
+        denyingPolicy: isDenyingPolicy(input['denyingPolicy']) ? input['denyingPolicy'] : input['denyingPolicy'] === null ? null : faults.denyingPolicy,
       };
       return send(res, 200, { faults });
     }
@@ -272,6 +278,9 @@ export async function startStandIn(options: StandInOptions = {}): Promise<StandI
     writeKubeconfig: (path) => writeKubeconfig(path, { url, token }),
     forbid: (rule) => {
       faults = { ...faults, forbidden: rule };
+    },
+    denyByPolicy: (policy) => {
+      faults = { ...faults, denyingPolicy: policy };
     },
     setConflictOnCreate: (on) => {
       faults = { ...faults, conflictOnCreate: on };

@@ -1,0 +1,320 @@
+/**
+ * The platform API route handlers on a cluster: a Kubernetes API stand-in reached through a real
+ * kubeconfig and @kubernetes/client-node, so the production code path is the one under test.
+ */
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { eventually, startTestCluster, type TestCluster } from './kubernetes-harness';
+
+const ORIGIN = 'http://portal.test';
+let cluster: TestCluster;
+
+async function routes() {
+  vi.resetModules();
+  const resources = await import('../src/app/api/platform/resources/route');
+  const resourceGroups = await import('../src/app/api/platform/resource-groups/route');
+  const data = await import('../src/server/platform/storage-accounts');
+  return { resources, resourceGroups, data };
+}
+
+function get(path: string): Request {
+  return new Request(`${ORIGIN}${path}`, { headers: { host: 'portal.test' } });
+}
+
+function post(body: unknown, path = '/api/platform/resources', headers: Record<string, string> = {}): Request {
+  return new Request(`${ORIGIN}${path}`, {
+    method: 'POST',
+    headers: { host: 'portal.test', origin: ORIGIN, 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
+}
+
+function del(name: string, headers: Record<string, string> = {}): Request {
+  return new Request(`${ORIGIN}/api/platform/resources?name=${encodeURIComponent(name)}`, {
+    method: 'DELETE',
+    headers: { host: 'portal.test', origin: ORIGIN, ...headers },
+  });
+}
+
+const request = (overrides: Record<string, unknown> = {}) => ({
+  application: 'webshop',
+  environment: 'dev',
+  resourceGroup: 'rg-books-dev',
+  location: 'westeurope',
+  ...overrides,
+});
+
+interface Item {
+  name: string;
+  state: string;
+  stateDetail?: string;
+  application?: string;
+  environment?: string;
+  requestId?: string;
+  requestedBy?: string;
+  observed: { primaryBlobEndpoint?: string; id?: string };
+  conditions: { type: string; status: string; reason?: string }[];
+}
+
+async function json<T>(response: Response): Promise<T> {
+  return (await response.json()) as T;
+}
+
+beforeAll(async () => {
+  cluster = await startTestCluster();
+});
+
+afterAll(async () => {
+  await cluster.dispose();
+});
+
+beforeEach(() => {
+  vi.stubEnv('PORTAL_MOCK_PLATFORM', 'false');
+  vi.stubEnv('KUBECONFIG', cluster.kubeconfigPath);
+});
+
+afterEach(async () => {
+  vi.unstubAllEnvs();
+  await cluster.standIn.clearFaults();
+  cluster.standIn.clearFailure();
+});
+
+describe('platform API on a Kubernetes cluster', () => {
+  it('GET /api/platform/resource-groups offers only the resource groups whose Ready condition is True', async () => {
+    const { resourceGroups } = await routes();
+    const response = await resourceGroups.GET(get('/api/platform/resource-groups'));
+    expect(response.status).toBe(200);
+    const { items } = await json<{ items: { name: string; ready: boolean; location?: string }[] }>(response);
+    const readyInCluster = cluster.standIn
+      .resourceGroups()
+      .filter((g) => (g.status?.['conditions'] as { type: string; status: string }[]).some((c) => c.type === 'Ready' && c.status === 'True'))
+      .map((g) => g.metadata.name);
+    expect(items.map((g) => g.name).sort()).toEqual(readyInCluster.sort());
+    expect(items.map((g) => g.name)).not.toContain('rg-sandbox-pending');
+    expect(items.every((g) => g.ready && typeof g.location === 'string')).toBe(true);
+  });
+
+  it('POST ?dryRun=true has the API server validate the manifest and stores nothing', async () => {
+    const { resources } = await routes();
+    const before = cluster.standIn.accounts().length;
+    const response = await resources.POST(post(request({ name: 'stdryrun01' }), '/api/platform/resources?dryRun=true'));
+    expect(response.status).toBe(200);
+    const body = await json<{ item: Item; manifest: { kind: string; metadata: { name?: string } } }>(response);
+    expect(body.item.name).toBe('stdryrun01');
+    expect(body.manifest.kind).toBe('Account');
+    expect(cluster.standIn.accounts().length).toBe(before);
+    const sent = cluster.standIn.requests().filter((r) => r.verb === 'create');
+    expect(sent.at(-1)?.query).toContain('dryRun=All');
+  });
+
+  it('POST ?dryRun=true answers with what an admission policy of the cluster says', async () => {
+    cluster.standIn.denyByPolicy({ policy: 'require-cost-center', message: 'storage accounts need a cost-center tag' });
+    const { resources } = await routes();
+    const response = await resources.POST(post(request({ name: 'stdryrun02' }), '/api/platform/resources?dryRun=true'));
+    expect(response.status).toBe(400);
+    const body = await json<{ error: string }>(response);
+    expect(body.error).toContain('storage accounts need a cost-center tag');
+    expect(body.error).toContain("ValidatingAdmissionPolicy 'require-cost-center'");
+  });
+
+  it('POST creates an Account with a generated name, labels and request annotations, and it becomes Ready', async () => {
+    const { resources } = await routes();
+    const response = await resources.POST(
+      post(request(), '/api/platform/resources', { 'x-request-id': 'req-create-0001', 'x-forwarded-email': 'dev@books.example' }),
+    );
+    expect(response.status).toBe(201);
+    const { item } = await json<{ item: Item }>(response);
+    expect(item.name).toMatch(/^stwebshop[a-z0-9]{5}$/);
+    expect(response.headers.get('location')).toBe(`/resources/${item.name}`);
+
+    const stored = cluster.standIn.accounts().find((a) => a.metadata.name === item.name);
+    expect(stored?.metadata.generateName).toBe('stwebshop');
+    expect(stored?.metadata.labels).toMatchObject({
+      'platform.books.dev/application': 'webshop',
+      'platform.books.dev/environment': 'dev',
+    });
+    expect(stored?.metadata.annotations).toMatchObject({
+      'platform.books.dev/request-id': 'req-create-0001',
+      'platform.books.dev/requested-by': 'dev@books.example',
+    });
+    expect(Date.parse(stored?.metadata.annotations?.['platform.books.dev/requested-at'] ?? '')).not.toBeNaN();
+
+    const ready = await eventually(async () => {
+      const { resources: fresh } = await routes();
+      const answer = await json<{ item: Item }>(await fresh.GET(get(`/api/platform/resources?name=${item.name}`)));
+      return answer.item.state === 'Ready' ? answer.item : undefined;
+    }, 'the account to become Ready');
+    expect(ready.observed.primaryBlobEndpoint).toBe(`https://${item.name}.blob.core.windows.net/`);
+    expect(ready.observed.id).toContain(`/resourceGroups/rg-books-dev/providers/Microsoft.Storage/storageAccounts/${item.name}`);
+    expect(ready.conditions).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ type: 'Synced', status: 'True', reason: 'ReconcileSuccess' }),
+        expect.objectContaining({ type: 'Ready', status: 'True', reason: 'Available' }),
+      ]),
+    );
+
+    const list = await json<{ items: Item[] }>(await resources.GET(get('/api/platform/resources')));
+    expect(list.items.map((i) => i.name)).toContain(item.name);
+  });
+
+  it('the detail data carries the events Crossplane recorded and the object as YAML', async () => {
+    const { resources } = await routes();
+    const { item } = await json<{ item: Item }>(await resources.POST(post(request({ name: 'stevents01' }))));
+    const { data } = await routes();
+    const detail = await eventually(async () => {
+      const found = await data.getStorageAccountDetail(item.name);
+      return found.events.some((e) => e.reason === 'CreatedExternalResource') ? found : undefined;
+    }, 'the creation event');
+    expect(detail.events[0]).toMatchObject({ type: 'Normal', reason: 'CreatedExternalResource', count: 1 });
+    expect(detail.yaml).toContain('kind: Account');
+    expect(detail.yaml).toContain('name: stevents01');
+    expect(detail.yaml).toContain('finalizer.managedresource.crossplane.io');
+  });
+
+  it('POST with a name that exists answers 409', async () => {
+    const { resources } = await routes();
+    expect((await resources.POST(post(request({ name: 'sttaken01' })))).status).toBe(201);
+    const response = await resources.POST(post(request({ name: 'sttaken01' })));
+    expect(response.status).toBe(409);
+    expect((await json<{ error: string }>(response)).error).toBe('A storage account named "sttaken01" already exists');
+  });
+
+  it('POST answers 409 when the cluster reports a conflict on create', async () => {
+    cluster.standIn.setConflictOnCreate(true);
+    const { resources } = await routes();
+    const response = await resources.POST(post(request({ name: 'stconflict01' })));
+    expect(response.status).toBe(409);
+  });
+
+  it('POST answers 400 with the cluster message when an admission policy rejects the object, and nothing is stored', async () => {
+    cluster.standIn.denyByPolicy({ policy: 'deny-prod-westeurope', message: 'new accounts in westeurope are frozen' });
+    const { resources } = await routes();
+    const response = await resources.POST(post(request({ name: 'stdenied01' })));
+    expect(response.status).toBe(400);
+    expect((await json<{ error: string }>(response)).error).toContain('new accounts in westeurope are frozen');
+    expect(cluster.standIn.accounts().some((a) => a.metadata.name === 'stdenied01')).toBe(false);
+  });
+
+  it('POST refuses a resource group that exists but is not Ready', async () => {
+    const { resources } = await routes();
+    const response = await resources.POST(post(request({ resourceGroup: 'rg-sandbox-pending' })));
+    expect(response.status).toBe(400);
+    const body = await json<{ fields: Record<string, string> }>(response);
+    expect(body.fields['resourceGroup']).toContain('rg-sandbox-pending');
+  });
+
+  it('an injected reconcile failure shows as state Failed with the provider message', async () => {
+    const { resources } = await routes();
+    cluster.standIn.injectFailure('stfailing01', 'authorization failed: the client does not have permission');
+    expect((await resources.POST(post(request({ name: 'stfailing01' })))).status).toBe(201);
+    const failed = await eventually(async () => {
+      const { resources: fresh } = await routes();
+      const { item } = await json<{ item: Item }>(await fresh.GET(get('/api/platform/resources?name=stfailing01')));
+      return item.state === 'Failed' ? item : undefined;
+    }, 'the account to fail');
+    expect(failed.stateDetail).toContain('ReconcileError');
+    expect(failed.stateDetail).toContain('authorization failed: the client does not have permission');
+  });
+
+  it('DELETE records who asked, the account shows Deleting, and then it disappears', async () => {
+    const { resources } = await routes();
+    expect((await resources.POST(post(request({ name: 'stdelete01' })))).status).toBe(201);
+    await eventually(
+      () => (cluster.standIn.accounts().find((a) => a.metadata.name === 'stdelete01')?.metadata.finalizers?.length ? true : undefined),
+      'the provider finalizer',
+    );
+    const response = await resources.DELETE(del('stdelete01', { 'x-request-id': 'req-delete-0001', 'x-forwarded-user': 'alice' }));
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ item: { name: 'stdelete01' } });
+
+    const deleting = cluster.standIn.accounts().find((a) => a.metadata.name === 'stdelete01');
+    expect(deleting?.metadata.deletionTimestamp).toBeDefined();
+    expect(deleting?.metadata.annotations).toMatchObject({
+      'platform.books.dev/deletion-request-id': 'req-delete-0001',
+      'platform.books.dev/deletion-requested-by': 'alice',
+    });
+    const shown = await json<{ item: Item }>(await resources.GET(get('/api/platform/resources?name=stdelete01')));
+    expect(shown.item.state).toBe('Deleting');
+
+    await eventually(async () => {
+      const { resources: fresh } = await routes();
+      return (await fresh.GET(get('/api/platform/resources?name=stdelete01'))).status === 404 ? true : undefined;
+    }, 'the account to be gone');
+  });
+
+  it('GET and DELETE of an unknown name answer 404', async () => {
+    const { resources } = await routes();
+    const read = await resources.GET(get('/api/platform/resources?name=stnosuch01'));
+    expect(read.status).toBe(404);
+    expect((await json<{ error: string }>(read)).error).toBe('Storage account "stnosuch01" not found');
+    expect((await resources.DELETE(del('stnosuch01'))).status).toBe(404);
+  });
+
+  it('answers 403 with the API server message when RBAC forbids the call', async () => {
+    const { resources } = await routes();
+    cluster.standIn.forbid({ verbs: ['list'], resources: ['accounts'] });
+    const list = await resources.GET(get('/api/platform/resources'));
+    expect(list.status).toBe(403);
+    const { error } = await json<{ error: string }>(list);
+    expect(error).toContain('The portal is not allowed to list storage accounts');
+    expect(error).toContain('cannot list resource "accounts" in API group "storage.azure.upbound.io"');
+
+    cluster.standIn.forbid({ verbs: ['create'] });
+    expect((await resources.POST(post(request({ name: 'stforbid01' })))).status).toBe(403);
+
+    await cluster.standIn.clearFaults();
+    expect((await resources.POST(post(request({ name: 'stforbid02' })))).status).toBe(201);
+    cluster.standIn.forbid({ verbs: ['*'], resources: ['events'] });
+    const { data } = await routes();
+    await expect(data.getStorageAccountDetail('stforbid02')).rejects.toMatchObject({ status: 403 });
+
+    cluster.standIn.forbid({ verbs: ['patch'] });
+    const annotation = await resources.DELETE(del('stforbid02'));
+    expect(annotation.status).toBe(403);
+    expect((await json<{ error: string }>(annotation)).error).toContain('record the deletion request');
+
+    cluster.standIn.forbid({ verbs: ['delete'] });
+    const deletion = await resources.DELETE(del('stforbid02'));
+    expect(deletion.status).toBe(403);
+    expect((await json<{ error: string }>(deletion)).error).toContain('cannot delete resource "accounts"');
+  });
+
+  it('answers 503 saying the cluster is unreachable when connections are reset or refused', async () => {
+    const { resources, resourceGroups } = await routes();
+    await cluster.standIn.setUnreachable('reset');
+    const reset = await resources.GET(get('/api/platform/resources'));
+    expect(reset.status).toBe(503);
+    const resetBody = await json<{ error: string }>(reset);
+    expect(resetBody.error).toMatch(/^The platform cluster is unreachable \(connection (reset|closed)\)/);
+    expect(JSON.stringify(resetBody)).not.toMatch(/at .*\.(js|ts):\d+/);
+
+    await cluster.standIn.setUnreachable('refuse');
+    const refused = await resourceGroups.GET(get('/api/platform/resource-groups'));
+    expect(refused.status).toBe(503);
+    expect((await json<{ error: string }>(refused)).error).toContain('unreachable (connection refused)');
+    const create = await resources.POST(post(request({ name: 'stoffline01' })));
+    expect(create.status).toBe(503);
+  });
+
+  it('answers 403 naming the portal credentials when the cluster rejects its token', async () => {
+    const wrongToken = await startTestCluster({ token: 'not-the-token' });
+    const { writeKubeconfig } = await import('../kube-stand-in/index');
+    writeKubeconfig(wrongToken.kubeconfigPath, { url: wrongToken.standIn.url, token: 'a-stale-token' });
+    vi.stubEnv('KUBECONFIG', wrongToken.kubeconfigPath);
+    try {
+      const { resources } = await routes();
+      const response = await resources.GET(get('/api/platform/resources'));
+      expect(response.status).toBe(403);
+      expect((await json<{ error: string }>(response)).error).toContain("refused the portal's credentials");
+    } finally {
+      await wrongToken.dispose();
+    }
+  });
+
+  it('answers 503 saying the cluster is not configured when the kubeconfig cannot be read', async () => {
+    vi.stubEnv('KUBECONFIG', '/nonexistent/kubeconfig');
+    const { resources } = await routes();
+    const response = await resources.GET(get('/api/platform/resources'));
+    expect(response.status).toBe(503);
+    expect((await json<{ error: string }>(response)).error).toMatch(/^The platform cluster configuration cannot be read|not configured/);
+  });
+});
