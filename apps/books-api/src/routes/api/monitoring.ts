@@ -31,6 +31,7 @@ const monitoring: FastifyPluginAsyncTypebox = async (fastify) => {
   fastify.route({
     method: 'HEAD',
     url: '/status',
+    config: { swagger: { exposeHeadRoute: true } }, // @fastify/swagger leaves HEAD routes out otherwise
     schema: {
       summary: 'Header-only monitoring check (X-System-Status: OK)',
       tags: ['monitoring'],

@@ -12,6 +12,7 @@ import {
 } from '../../../../schemas/book.js';
 import { errorResponses } from '../../../../schemas/errors.js';
 import booksAuthPolicy from '../../../../plugins/books-auth-policy.js';
+import chaos from '../../../../plugins/chaos.js';
 
 const { notFound, methodNotAllowed, validation, jsonBody } = errorResponses;
 const bookRef = Type.Ref('BookResponse');
@@ -25,11 +26,14 @@ type Paging = { skip: number; limit: number };
  */
 const books: FastifyPluginAsyncTypebox = async (fastify) => {
   const store = fastify.bookStore;
+  // X-Force-Error (chaos mode) acts on exactly the routes of this scope, before anything else of theirs runs.
+  await fastify.register(chaos, { enabled: fastify.config.chaosHeadersEnabled });
   // Which routes need a token (AUTH_REQUIRED, the protected list) is decided per route in this scope.
   await fastify.register(booksAuthPolicy);
 
+  // '' (not '/'): the collection is /api/v1/books, without a trailing slash.
   fastify.get(
-    '/',
+    '',
     {
       // The protected variant: a request with an Authorization header is verified by the auth plugin.
       config: { bearerAuth: { mode: 'optional', role: 'Books.Read' } },
@@ -72,7 +76,7 @@ const books: FastifyPluginAsyncTypebox = async (fastify) => {
   );
 
   fastify.post(
-    '/',
+    '',
     {
       schema: {
         summary: 'Create a book',
