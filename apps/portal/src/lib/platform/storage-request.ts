@@ -53,6 +53,9 @@ export function isAllowedIpRange(value: string): boolean {
   return prefix >= 8 && prefix <= 30;
 }
 
+const requiredString = (label: string) => (issue: { input?: unknown }) =>
+  issue.input === undefined ? `${label} is required` : `${label} must be a string`;
+
 const nameField = z
   .string({ error: 'Name must be a string' })
   .trim()
@@ -74,12 +77,12 @@ export const storageAccountRequestSchema = z
     {
       name: nameField,
       application: z
-        .string({ error: 'Application is required' })
+        .string({ error: requiredString('Application') })
         .trim()
         .regex(APPLICATION_PATTERN, 'Use 1-40 lower-case letters, digits and hyphens, starting and ending with a letter or digit'),
       environment: choice(ENVIRONMENTS, 'Environment'),
       resourceGroup: z
-        .string({ error: 'Resource group is required' })
+        .string({ error: requiredString('Resource group') })
         .trim()
         .regex(RESOURCE_GROUP_PATTERN, 'Use 1-90 letters, digits, _ - . ( ), not ending with a period'),
       location: choice(LOCATIONS, 'Location'),
@@ -142,7 +145,7 @@ export type StorageAccountRequestInput = z.input<typeof storageAccountRequestSch
 /** A validated request: defaults filled in, an empty name removed. */
 export type StorageAccountRequest = z.output<typeof storageAccountRequestSchema>;
 export type RequestField = keyof StorageAccountRequest;
-/** Field name -> the first problem with it; "" holds problems with the body as a whole. */
+/** Field name -> the first problem with it. */
 export type FieldErrors = Partial<Record<string, string>>;
 
 /** Collapses zod issues to one message per top-level field, the shape the API and form share. */
@@ -159,11 +162,12 @@ export function fieldErrorsFromIssues(issues: readonly z.core.$ZodIssue[]): Fiel
 
 export type ParsedStorageRequest =
   | { success: true; request: StorageAccountRequest }
-  | { success: false; fields: FieldErrors };
+  | { success: false; message: string; fields: FieldErrors };
 
 export function parseStorageAccountRequest(input: unknown): ParsedStorageRequest {
   const result = storageAccountRequestSchema.safeParse(input);
-  return result.success
-    ? { success: true, request: result.data }
-    : { success: false, fields: fieldErrorsFromIssues(result.error.issues) };
+  if (result.success) return { success: true, request: result.data };
+  // A problem with the body as a whole (not an object) has no field to sit beside.
+  const { '': bodyProblem, ...fields } = fieldErrorsFromIssues(result.error.issues);
+  return { success: false, message: bodyProblem ?? 'The storage account request is invalid', fields };
 }

@@ -24,3 +24,14 @@ export function handleRoute(handler: Handler, options: { mutation?: boolean } = 
     }
   };
 }
+
+/** A JSON 405 for methods a platform route does not serve, with the Allow header HTTP requires. */
+export function methodNotAllowed(allowed: readonly string[]) {
+  return async (request: Request): Promise<Response> => {
+    const { requestId } = requestContext(request);
+    return Response.json(
+      { error: `Method ${request.method} is not allowed; use ${allowed.join(', ')}` },
+      { status: 405, headers: { Allow: allowed.join(', '), 'X-Request-ID': requestId, 'Cache-Control': 'no-store' } },
+    );
+  };
+}

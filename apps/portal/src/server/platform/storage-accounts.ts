@@ -44,7 +44,7 @@ export function listResourceGroups(): Promise<ResourceGroup[]> {
 /** Parses with the shared schema, then checks the group is one the platform offers. */
 async function checkedRequest(backend: PlatformBackend, input: unknown): Promise<StorageAccountRequest> {
   const parsed = parseStorageAccountRequest(input);
-  if (!parsed.success) throw new InvalidRequestError('The storage account request is invalid', { fields: parsed.fields });
+  if (!parsed.success) throw new InvalidRequestError(parsed.message, { fields: parsed.fields });
   const groups = await backend.listResourceGroups();
   const group = groups.find((candidate) => candidate.name === parsed.request.resourceGroup);
   if (!group?.ready) {

@@ -1,4 +1,4 @@
-import { handleRoute } from '@/server/http/handle-route';
+import { handleRoute, methodNotAllowed } from '@/server/http/handle-route';
 import { readJsonBody } from '@/server/http/json-body';
 import {
   createStorageAccount,
@@ -38,3 +38,6 @@ export const DELETE = handleRoute(
   },
   { mutation: true },
 );
+
+export const PUT = methodNotAllowed(['GET', 'POST', 'DELETE']);
+export const PATCH = PUT;

@@ -1,0 +1,83 @@
+/**
+ * `npm run portal:sandbox`: the portal's production server against the Kubernetes stand-in, for a
+ * local demo of the whole lifecycle without a cluster (none can run here). Builds the portal first
+ * when there is no production build. Environment: PORTAL_PORT (default 3000), STAND_IN_PORT
+ * (default 6443), STAND_IN_READY_DELAY_MS / STAND_IN_DELETE_DELAY_MS (how long "Azure" takes).
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { hasProductionBuild, startPortalServer } from './portal-server.js';
+import { startStandIn } from './server.js';
+
+function port(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1 || value > 65535) {
+    console.error(`${name} must be a port number from 1 to 65535, got "${raw}"`);
+    process.exit(2);
+  }
+  return value;
+}
+
+function delay(name: string): number | undefined {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return undefined;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) {
+    console.error(`${name} must be a non-negative number of milliseconds, got "${raw}"`);
+    process.exit(2);
+  }
+  return value;
+}
+
+const portalPort = port('PORTAL_PORT', 3000);
+const standInPort = port('STAND_IN_PORT', 6443);
+const readyDelayMs = delay('STAND_IN_READY_DELAY_MS');
+const deleteDelayMs = delay('STAND_IN_DELETE_DELAY_MS');
+
+if (!hasProductionBuild()) {
+  console.error('[sandbox] no production build yet: running npm run portal:build');
+  const build = spawnSync('npm', ['run', 'build', '--workspace', 'apps/portal'], { stdio: 'inherit', cwd: new URL('../../..', import.meta.url) });
+  if (build.status !== 0) process.exit(build.status ?? 1);
+}
+
+const standIn = await startStandIn({
+  port: standInPort,
+  timing: { ...(readyDelayMs === undefined ? {} : { readyDelayMs }), ...(deleteDelayMs === undefined ? {} : { deleteDelayMs }) },
+});
+const directory = mkdtempSync(join(tmpdir(), 'portal-sandbox-'));
+const kubeconfigPath = join(directory, 'kubeconfig');
+standIn.writeKubeconfig(kubeconfigPath);
+
+const portal = await startPortalServer({ kubeconfigPath, port: portalPort, echo: true }).catch(async (error: unknown) => {
+  console.error(`[sandbox] ${error instanceof Error ? error.message : String(error)}`);
+  await standIn.close();
+  process.exit(1);
+});
+
+console.log(`
+Portal sandbox: the portal's production server on a simulated cluster.
+  Portal          ${portal.url.replace('127.0.0.1', 'localhost')}
+  Kubernetes API  ${standIn.url}  (stand-in; kubeconfig ${kubeconfigPath})
+  Fault switches  curl -X PUT ${standIn.url}/__stand-in/faults -d '{"forbidden":{"verbs":["create"]}}'
+                  curl -X PUT ${standIn.url}/__stand-in/faults -d '{"unreachable":"reset"}'
+                  curl -X PUT ${standIn.url}/__stand-in/faults -d '{"conflictOnCreate":true}'
+                  curl -X PUT ${standIn.url}/__stand-in/failures/<account> -d '{"message":"quota exceeded"}'
+                  curl -X DELETE ${standIn.url}/__stand-in/faults
+Press Ctrl+C to stop both.
+`);
+
+let stopping = false;
+const stop = async (): Promise<void> => {
+  if (stopping) return;
+  stopping = true;
+  await portal.stop();
+  await standIn.close();
+  rmSync(directory, { recursive: true, force: true });
+  process.exit(0);
+};
+process.on('SIGINT', () => void stop());
+process.on('SIGTERM', () => void stop());

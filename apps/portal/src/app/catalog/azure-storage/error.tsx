@@ -1,0 +1,2 @@
+'use client';
+export { ErrorState as default } from '@/components/common/ErrorState';

@@ -1,0 +1,25 @@
+import type { Metadata } from 'next';
+import { StorageAccountForm } from '@/components/catalog/StorageAccountForm';
+import { PageHeader } from '@/components/common/PageHeader';
+import { PlatformProblem } from '@/components/common/PlatformProblem';
+import { loadPlatformData } from '@/server/platform/page-data';
+import { listResourceGroups } from '@/server/platform/storage-accounts';
+
+export const metadata: Metadata = { title: 'New Azure storage account' };
+
+export default async function AzureStoragePage() {
+  const loaded = await loadPlatformData(listResourceGroups);
+  return (
+    <>
+      <PageHeader
+        title="New Azure storage account"
+        description="Describe the account you need. The rules of Azure are checked as you go, and the preview shows exactly what will be submitted."
+      />
+      {loaded.ok ? (
+        <StorageAccountForm resourceGroups={loaded.value.filter((group) => group.ready)} />
+      ) : (
+        <PlatformProblem message={loaded.message} status={loaded.status} />
+      )}
+    </>
+  );
+}

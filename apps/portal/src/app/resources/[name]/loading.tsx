@@ -1,0 +1,5 @@
+import { LoadingState } from '@/components/common/LoadingState';
+
+export default function Loading() {
+  return <LoadingState />;
+}
