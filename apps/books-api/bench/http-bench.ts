@@ -1,0 +1,275 @@
+// `npm run bench`: the Books API's production build against a bare node:http baseline that
+// answers the same requests with the same bytes. See docs/performance.md.
+//
+// Every round starts a fresh service (`node dist/server.js`, as `npm start` does, request
+// log on) and prefills it with the same deterministic books over HTTP, warms both servers
+// up, captures the service's responses for the baseline, then loads the two alternately,
+// route by route (A, B, A, B ...). Create runs last, and the next round starts from a fresh
+// store again, so the books created by the benchmark never skew another measurement.
+
+import { openSync, closeSync, mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import type { ChildProcess } from 'node:child_process';
+import { buildIfNeeded } from './lib/build.js';
+import { capture, send, type CapturedResponse } from './lib/capture.js';
+import { syntheticBooks } from './lib/book-generator.js';
+import { runLoad, type LoadResult } from './lib/load.js';
+import {
+  freePort, installCleanup, pinProcess, pinningAvailable, startProcess, stopProcess, waitUntilReady,
+} from './lib/processes.js';
+import { selectRoutes, type BenchRoute } from './lib/routes.js';
+import { loadAverage, median } from './lib/stats.js';
+import { formatTable, type SummaryRow } from './lib/report.js';
+
+const APP_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const RESULTS_DIR = join(APP_DIR, 'bench', 'results');
+const SERVER_CPU = 0;
+const LOADGEN_CPU = 1;
+
+const HELP = `Usage: npm run bench -- [options]
+  --duration <s>      seconds of load per route, side and round (default 5)
+  --connections <n>   concurrent connections (default 50)
+  --rounds <n>        rounds; figures are medians over rounds (default 3)
+  --routes <a,b,..>   subset of: list,get,search,status,ps,patch,create (default all)
+  --warmup <s>        seconds of warm-up per route and side each round (default 1)
+  --prefill <n>       books created over HTTP before each round (default 200)
+  --log-file <path>   where the service's request log goes (default /dev/null)
+  --json <path>       where to write the results (default bench/results/bench-<time>.json)
+  --skip-build        use dist/ as it is, even when older than src/`;
+
+interface Options {
+  duration: number;
+  connections: number;
+  rounds: number;
+  warmup: number;
+  prefill: number;
+  routes: BenchRoute[];
+  logFile: string;
+  json: string;
+  skipBuild: boolean;
+}
+
+function positiveInt(name: string, text: string | undefined, fallback: number, max: number): number {
+  if (text === undefined) return fallback;
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 0 || n > max) throw new Error(`--${name} must be an integer 0-${max}, got ${text}`);
+  return n;
+}
+
+function parseOptions(): Options {
+  const { values } = parseArgs({
+    options: {
+      duration: { type: 'string' }, connections: { type: 'string' }, rounds: { type: 'string' },
+      routes: { type: 'string' }, warmup: { type: 'string' }, prefill: { type: 'string' },
+      'log-file': { type: 'string' }, json: { type: 'string' }, 'skip-build': { type: 'boolean' },
+      help: { type: 'boolean' },
+    },
+  });
+  if (values.help) {
+    console.log(HELP);
+    process.exit(0);
+  }
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+  const options: Options = {
+    duration: positiveInt('duration', values.duration, 5, 120),
+    connections: positiveInt('connections', values.connections, 50, 1000),
+    rounds: positiveInt('rounds', values.rounds, 3, 20),
+    warmup: positiveInt('warmup', values.warmup, 1, 60),
+    prefill: positiveInt('prefill', values.prefill, 200, 10_000),
+    routes: selectRoutes(values.routes?.split(',').map((r) => r.trim()).filter(Boolean)),
+    logFile: values['log-file'] ?? '/dev/null',
+    json: resolve(values.json ?? join(RESULTS_DIR, `bench-${stamp}.json`)),
+    skipBuild: values['skip-build'] ?? false,
+  };
+  if (options.duration < 1 || options.rounds < 1 || options.connections < 1) {
+    throw new Error('--duration, --rounds and --connections must be at least 1');
+  }
+  return options;
+}
+
+interface Pair {
+  service: LoadResult;
+  baseline: LoadResult;
+}
+
+interface RoundRecord {
+  round: number;
+  loadAverageBefore: number;
+  booksAtEnd: number | undefined;
+  routes: Record<string, Pair>;
+}
+
+function serviceEnv(port: number): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, HOST: '127.0.0.1', PORT: String(port) };
+  // Defaults of a plain `npm start`: no background traffic, no chaos, the default log level.
+  delete env.ENABLE_TRAFFIC_GENERATOR;
+  delete env.ENABLE_CHAOS_HEADERS;
+  delete env.LOG_LEVEL;
+  return env;
+}
+
+async function startService(cpu: number | undefined, logFile: string): Promise<{ child: ChildProcess; port: number }> {
+  const port = await freePort();
+  const log = openSync(logFile, 'a');
+  const child = startProcess({
+    command: process.execPath, args: ['dist/server.js'], cwd: APP_DIR, env: serviceEnv(port), cpu,
+    stdio: ['ignore', log, 'inherit'],
+  });
+  closeSync(log);
+  await waitUntilReady(child, port, '/api/ps', 30_000);
+  return { child, port };
+}
+
+async function startBaseline(cpu: number | undefined, capturedFile: string): Promise<{ child: ChildProcess; port: number }> {
+  const port = await freePort();
+  const child = startProcess({
+    command: process.execPath, args: ['--import', 'tsx', 'bench/baseline-server.ts', capturedFile, String(port)],
+    cwd: APP_DIR, env: { ...process.env }, cpu,
+  });
+  await waitUntilReady(child, port, '/', 30_000);
+  return { child, port };
+}
+
+async function prefill(port: number, count: number): Promise<void> {
+  const books = syntheticBooks();
+  for (let i = 0; i < count; i++) {
+    const answer = await send(port, { method: 'POST', path: '/api/v1/books', body: JSON.stringify(books.next().value) });
+    if (answer.status !== 201) throw new Error(`prefill: POST answered ${answer.status}`);
+  }
+}
+
+async function booksInStore(port: number): Promise<number | undefined> {
+  const answer = await send(port, { method: 'GET', path: '/api/ps' });
+  const parsed = JSON.parse(answer.body.toString('utf8')) as { books?: unknown };
+  return typeof parsed.books === 'number' ? parsed.books : undefined;
+}
+
+async function warmUp(port: number, routes: readonly BenchRoute[], options: Options): Promise<void> {
+  if (options.warmup === 0) return;
+  for (const route of routes) {
+    const bounded = route.name === 'create' ? { amount: 2000 } : {};
+    await runLoad({ port, request: route.request, connections: options.connections, duration: options.warmup, ...bounded });
+  }
+}
+
+async function runRound(round: number, options: Options, pinned: boolean): Promise<RoundRecord> {
+  const cpu = pinned ? SERVER_CPU : undefined;
+  const record: RoundRecord = { round, loadAverageBefore: loadAverage(), booksAtEnd: undefined, routes: {} };
+  const service = await startService(cpu, options.logFile);
+  let baseline: { child: ChildProcess; port: number } | undefined;
+  try {
+    await prefill(service.port, options.prefill);
+    await warmUp(service.port, options.routes, options);
+
+    // Create first: capturing it adds a book, which the list and /api/ps bodies must include.
+    const ordered = [...options.routes].sort((a, b) => Number(b.name === 'create') - Number(a.name === 'create'));
+    const captured: CapturedResponse[] = [];
+    for (const route of ordered) captured.push(await capture(service.port, route.request));
+    const capturedFile = join(RESULTS_DIR, `captured-round-${round}.json`);
+    writeFileSync(capturedFile, JSON.stringify(captured, null, 2));
+
+    baseline = await startBaseline(cpu, capturedFile);
+    await warmUp(baseline.port, options.routes, options);
+
+    for (const route of options.routes) {
+      const load = (port: number, pid: number | undefined) =>
+        runLoad({ port, request: route.request, connections: options.connections, duration: options.duration, serverPid: pid });
+      const serviceResult = await load(service.port, service.child.pid);
+      const baselineResult = await load(baseline.port, baseline.child.pid);
+      record.routes[route.name] = { service: serviceResult, baseline: baselineResult };
+      console.log(
+        `  round ${round} ${route.name.padEnd(7)} service ${serviceResult.rps.toFixed(0).padStart(6)} req/s` +
+          ` p99 ${serviceResult.p99.toFixed(2)} ms | baseline ${baselineResult.rps.toFixed(0).padStart(6)} req/s` +
+          ` p99 ${baselineResult.p99.toFixed(2)} ms` +
+          (failuresOf(serviceResult) + failuresOf(baselineResult) > 0
+            ? `  (!) non-2xx ${serviceResult.non2xx}/${baselineResult.non2xx}, errors ${serviceResult.errors}/${baselineResult.errors}`
+            : ''),
+      );
+    }
+    record.booksAtEnd = await booksInStore(service.port);
+  } finally {
+    await stopProcess(service.child);
+    if (baseline) await stopProcess(baseline.child);
+  }
+  return record;
+}
+
+/** Failed or non-2xx requests; a run that got no answer at all counts as one failure. */
+function failuresOf(result: LoadResult): number {
+  return result.non2xx + result.errors + (result.requests === 0 ? 1 : 0);
+}
+
+/** Medians over rounds; the ratio is the median of each round's service/baseline req/s. */
+function summarise(routes: readonly BenchRoute[], rounds: readonly RoundRecord[]): SummaryRow[] {
+  return routes.map((route) => {
+    const pairs = rounds.map((r) => r.routes[route.name]).filter((p): p is Pair => p !== undefined);
+    const side = (pick: (p: Pair) => LoadResult) => ({
+      rps: median(pairs.map((p) => pick(p).rps)),
+      p50: median(pairs.map((p) => pick(p).p50)),
+      p99: median(pairs.map((p) => pick(p).p99)),
+    });
+    return {
+      route: route.name,
+      service: side((p) => p.service),
+      baseline: side((p) => p.baseline),
+      ratio: median(pairs.map((p) => p.service.rps / p.baseline.rps)),
+      failures: pairs.reduce((n, p) => n + failuresOf(p.service) + failuresOf(p.baseline), 0),
+    };
+  });
+}
+
+async function main(): Promise<void> {
+  const options = parseOptions();
+  installCleanup();
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  mkdirSync(dirname(options.json), { recursive: true });
+
+  // The whole run is bounded: a stuck server or client cannot keep it going.
+  const plannedSeconds = options.rounds * options.routes.length * 2 * (options.duration + options.warmup + 1) + options.rounds * 30;
+  const watchdog = setTimeout(() => {
+    console.error(`benchmark exceeded ${2 * plannedSeconds} s: aborting`);
+    process.exit(1);
+  }, 2 * plannedSeconds * 1000);
+  watchdog.unref();
+
+  if (!options.skipBuild) buildIfNeeded(APP_DIR);
+  const pinned = pinningAvailable();
+  if (pinned) pinProcess(process.pid, LOADGEN_CPU);
+  console.log(
+    `Books API vs node:http baseline: ${options.routes.map((r) => r.name).join(', ')}; ` +
+      `${options.rounds} round(s) x ${options.duration} s, ${options.connections} connections; ` +
+      (pinned ? `servers on CPU ${SERVER_CPU}, load generator on CPU ${LOADGEN_CPU}` : 'no CPU pinning (taskset or a 2nd CPU missing)') +
+      `; load average ${loadAverage().toFixed(2)}; about ${Math.ceil(plannedSeconds / 60)} min`,
+  );
+
+  const rounds: RoundRecord[] = [];
+  for (let round = 1; round <= options.rounds; round++) rounds.push(await runRound(round, options, pinned));
+
+  const summary = summarise(options.routes, rounds);
+  console.log('');
+  console.log(formatTable(summary));
+  const machine = await import('node:os');
+  const report = {
+    date: new Date().toISOString(),
+    node: process.version,
+    cpus: machine.cpus().map((c) => c.model),
+    pinned,
+    options: { ...options, routes: options.routes.map((r) => r.name) },
+    loadAverageAtEnd: loadAverage(),
+    summary,
+    rounds,
+  };
+  writeFileSync(options.json, JSON.stringify(report, null, 2));
+  console.log(`\nload average at the end ${loadAverage().toFixed(2)}; results written to ${options.json}`);
+  if (summary.some((s) => s.failures > 0)) {
+    console.error('some requests failed or answered non-2xx: the figures above are not trustworthy');
+    process.exitCode = 1;
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});
