@@ -102,8 +102,8 @@ test('POST /token refuses a file in a multipart form and a JSON body, without a 
     headers: { 'content-type': request.headers.get('content-type')! },
     payload: Buffer.from(await request.arrayBuffer()),
   })
-  assert.ok(withFile.statusCode >= 400 && withFile.statusCode < 500, `${withFile.statusCode} ${withFile.body}`)
-  assert.equal(typeof json(withFile).detail, withFile.statusCode === 422 ? 'object' : 'string')
+  assert.equal(withFile.statusCode, 413, withFile.body)
+  assert.equal(typeof json(withFile).detail, 'string')
 
   const asJson = await app.inject({ method: 'POST', url: '/token', payload: { username: READER.username, password: READER.password } })
   assert.equal(asJson.statusCode, 415)
