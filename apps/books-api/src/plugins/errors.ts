@@ -38,9 +38,16 @@ export function toHttpError(error: unknown, request: FastifyRequest): HttpError 
 
 export function sendError(error: HttpError | RequestValidationError, reply: FastifyReply): FastifyReply {
   const body = error instanceof RequestValidationError ? { detail: error.issues } : { detail: error.detail };
+  let text: string;
+  try {
+    // Serialised here, not by a route's response schema, so every error keeps its exact shape.
+    text = JSON.stringify(body);
+  } catch {
+    // An input echoed in a 422 could be unserialisable; the contract's shape still holds.
+    return sendError(internalServerError(), reply);
+  }
   if (error instanceof HttpError) reply.headers(error.headers);
-  // Serialised here, not by a route's response schema, so every error keeps its exact shape.
-  return reply.code(error.statusCode).type('application/json; charset=utf-8').send(JSON.stringify(body));
+  return reply.code(error.statusCode).type('application/json; charset=utf-8').send(text);
 }
 
 export default fp(

@@ -1,0 +1,79 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { FenwickTree } from '../../src/store/fenwick-tree.js';
+import { MemoryBookStore } from '../../src/store/memory-book-store.js';
+
+const titles = (slice: { items: { title: string }[] }) => slice.items.map((book) => book.title);
+
+test('FenwickTree finds the k-th live slot as slots are appended and cleared', () => {
+  const tree = new FenwickTree();
+  const alive: boolean[] = [];
+  for (let i = 0; i < 300; i += 1) {
+    tree.push(1);
+    alive.push(true);
+    if (i % 3 === 0) {
+      tree.add(i, -1);
+      alive[i] = false;
+    }
+    const liveSlots = alive.flatMap((isAlive, slot) => (isAlive ? [slot] : []));
+    for (const k of [0, Math.floor(liveSlots.length / 2), liveSlots.length - 1]) {
+      if (k >= 0 && k < liveSlots.length) assert.equal(tree.findKth(k), liveSlots[k], `i=${i} k=${k}`);
+    }
+    assert.equal(tree.findKth(liveSlots.length), -1);
+    assert.equal(tree.prefixSum(i + 1), liveSlots.length);
+  }
+});
+
+test('MemoryBookStore lists pages in insertion order across deletions and compactions', () => {
+  const store = new MemoryBookStore();
+  const ids = Array.from({ length: 64 }, (_, i) => store.create({ title: `B${i}`, author: 'A', year: 2000 }).id);
+  const expected = new Map(ids.map((id, i) => [id, `B${i}`]));
+  // Delete enough to trigger compactions, from both ends and the middle.
+  for (const [step, id] of ids.entries()) {
+    if (step % 4 !== 1) {
+      assert.equal(store.delete(id), true);
+      expected.delete(id);
+      const all = [...expected.values()];
+      assert.equal(store.count(), all.length);
+      assert.deepEqual(titles(store.list(0, 100)), all);
+      assert.deepEqual(titles(store.list(3, 5)), all.slice(3, 8));
+    }
+  }
+  assert.equal(store.delete(ids[0]!), false);
+  store.create({ title: 'Last', author: 'A', year: 2000 });
+  assert.deepEqual(titles(store.list(0, 100)), [...expected.values(), 'Last']);
+  // Get and update still find books after compaction moved them.
+  const survivor = ids[1]!;
+  assert.equal(store.get(survivor)?.title, 'B1');
+  assert.equal(store.update(survivor, { title: 'B1 renamed' })?.title, 'B1 renamed');
+  assert.equal(store.list(0, 1).items[0]?.title, 'B1 renamed');
+});
+
+test('MemoryBookStore.update returns a new object and leaves earlier ones untouched', () => {
+  const store = new MemoryBookStore();
+  const book = store.create({ title: 'Old', author: 'A', year: 2000 });
+  const updated = store.update(book.id, { year: 2001 });
+  assert.equal(book.year, 2000);
+  assert.deepEqual(updated, { ...book, year: 2001 });
+  assert.equal(store.update('missing', {}), undefined);
+});
+
+test('MemoryBookStore.search is a case-insensitive substring match over title and author', () => {
+  const store = new MemoryBookStore();
+  store.create({ title: 'Straße', author: 'Ünal', year: 2000 });
+  store.create({ title: 'Other', author: 'UNAL Jr', year: 2000 });
+  assert.deepEqual(titles(store.search('ünal', 0, 10)), ['Straße']);
+  assert.deepEqual(titles(store.search('unal', 0, 10)), ['Other']);
+  assert.deepEqual(titles(store.search('STRASSE', 0, 10)), []);
+  assert.equal(store.search('a', 1, 10).total, 2);
+});
+
+test('MemoryBookStore.randomBook picks among live books only', () => {
+  const store = new MemoryBookStore({ random: () => 0.99 });
+  assert.equal(store.randomBook(), undefined);
+  const first = store.create({ title: 'First', author: 'A', year: 2000 });
+  const second = store.create({ title: 'Second', author: 'A', year: 2000 });
+  assert.equal(store.randomBook()?.id, second.id);
+  store.delete(second.id);
+  assert.equal(store.randomBook()?.id, first.id);
+});
