@@ -13,6 +13,8 @@ export default defineConfig({
     globals: true,
     // CPU is shared; two workers are plenty for these suites.
     maxWorkers: 2,
+    // Typing into MUI fields in jsdom is slow on a busy machine; these are not timing assertions.
+    testTimeout: 30_000,
     projects: [
       {
         extends: true,

@@ -8,7 +8,7 @@ export async function MockBanner() {
   await connection();
   if (platformMode() !== 'mock') return null;
   return (
-    <Alert severity="warning" sx={{ mb: 3 }} data-testid="mock-banner">
+    <Alert severity="warning" role="note" sx={{ mb: 3 }} data-testid="mock-banner">
       <strong>Development mode:</strong> the platform data on this page is mocked. No cluster is contacted and
       nothing is created or deleted in Azure.
     </Alert>

@@ -49,7 +49,7 @@ export function DeleteResourceDialog({ name, disabled = false }: { name: string;
       <Dialog open={open} onClose={close} aria-labelledby={titleId} fullWidth maxWidth="sm">
         <DialogTitle id={titleId}>Delete storage account {name}?</DialogTitle>
         <DialogContent>
-          <Alert severity="error" sx={{ mb: 2 }}>
+          <Alert severity="error" role="note" sx={{ mb: 2 }}>
             This destroys the Azure storage account <strong>{name}</strong> and all the data in it: every container, blob,
             file share, queue and table. It cannot be undone.
           </Alert>

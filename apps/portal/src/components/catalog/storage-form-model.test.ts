@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { applyChange, checkForm, initialFormValues, parseIpRanges, toRequestInput } from './storage-form-model';
+
+const groups = [
+  { name: 'rg-a', location: 'westeurope', ready: true },
+  { name: 'rg-b', location: 'northeurope', ready: true },
+];
+
+describe('storage workflow form rules', () => {
+  const start = { ...initialFormValues(groups), application: 'shop' };
+
+  it('starts from the first ready resource group and its location', () => {
+    expect(initialFormValues(groups)).toMatchObject({ resourceGroup: 'rg-a', location: 'westeurope' });
+  });
+
+  it('follows the location of a newly chosen resource group', () => {
+    expect(applyChange(start, 'resourceGroup', 'rg-b', groups).location).toBe('northeurope');
+  });
+
+  it('forces Premium for premium-only kinds and drops geo replication with it', () => {
+    const geo = applyChange(start, 'replicationType', 'GRS');
+    const next = applyChange(geo, 'accountKind', 'FileStorage');
+    expect(next).toMatchObject({ accountTier: 'Premium', replicationType: 'LRS' });
+    expect(checkForm(next).valid).toBe(true);
+  });
+
+  it('clears the access tier for kinds that take none, and restores a default when it applies again', () => {
+    const storageV1 = applyChange(start, 'accountKind', 'Storage');
+    expect(storageV1.accessTier).toBe('');
+    expect(applyChange(storageV1, 'accountKind', 'StorageV2').accessTier).toBe('Hot');
+  });
+
+  it('turns SFTP and NFSv3 off with hierarchical namespace', () => {
+    const hns = applyChange(applyChange(start, 'hierarchicalNamespace', true), 'sftpEnabled', true);
+    const nfs = applyChange(hns, 'nfsv3Enabled', true);
+    expect(nfs).toMatchObject({ sftpEnabled: true, nfsv3Enabled: true, httpsOnly: false });
+    expect(applyChange(nfs, 'hierarchicalNamespace', false)).toMatchObject({ sftpEnabled: false, nfsv3Enabled: false });
+  });
+
+  it('sends allowed ranges only with public network access', () => {
+    const typed = applyChange(start, 'allowedIpRanges', '203.0.113.0/24,\n198.51.100.7');
+    expect(toRequestInput(typed).allowedIpRanges).toEqual([]);
+    expect(toRequestInput(applyChange(typed, 'publicNetworkAccess', true)).allowedIpRanges).toEqual(['203.0.113.0/24', '198.51.100.7']);
+    expect(parseIpRanges('  ')).toEqual([]);
+  });
+
+  it('leaves the name out when empty so the platform generates one', () => {
+    expect(toRequestInput(start)).not.toHaveProperty('name');
+    expect(toRequestInput(applyChange(start, 'name', 'stshop01')).name).toBe('stshop01');
+  });
+
+  it('reports field problems through the shared schema', () => {
+    const check = checkForm({ ...start, application: 'Not Valid', name: 'x' });
+    expect(check.valid).toBe(false);
+    expect(!check.valid && Object.keys(check.fields).sort()).toEqual(['application', 'name']);
+  });
+});

@@ -1,0 +1,41 @@
+import { render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { ResourceTable, type ResourceRow } from './ResourceTable';
+
+const refresh = vi.fn();
+vi.mock('next/navigation', () => ({ useRouter: () => ({ refresh }) }));
+
+const rows: ResourceRow[] = [
+  { name: 'stshop01', application: 'shop', resourceGroup: 'rg-a', location: 'westeurope', sku: 'Standard_LRS', state: 'Ready', age: '3h' },
+  { name: 'stbilling02', application: 'billing', resourceGroup: 'rg-b', location: 'northeurope', sku: 'Premium_ZRS', state: 'Provisioning', age: '5m' },
+];
+
+describe('inventory table', () => {
+  it('lists every resource with a link to its page', () => {
+    render(<ResourceTable rows={rows} />);
+    expect(screen.getByRole('link', { name: 'stshop01' })).toHaveAttribute('href', '/resources/stshop01');
+    expect(screen.getAllByRole('row')).toHaveLength(3);
+  });
+
+  it('filters on any column', async () => {
+    render(<ResourceTable rows={rows} />);
+    await userEvent.type(screen.getByRole('textbox', { name: 'Filter resources' }), 'premium');
+    expect(screen.queryByRole('link', { name: 'stshop01' })).toBeNull();
+    expect(screen.getByRole('link', { name: 'stbilling02' })).toBeInTheDocument();
+    await userEvent.clear(screen.getByRole('textbox', { name: 'Filter resources' }));
+    await userEvent.type(screen.getByRole('textbox', { name: 'Filter resources' }), 'nothing-like-this');
+    expect(screen.getByText('No resources match "nothing-like-this".')).toBeInTheDocument();
+  });
+
+  it('says so when there is nothing yet', () => {
+    render(<ResourceTable rows={[]} />);
+    expect(screen.getByText('No storage accounts yet.')).toBeInTheDocument();
+  });
+
+  it('refreshes the server data on request', async () => {
+    render(<ResourceTable rows={rows} />);
+    await userEvent.click(screen.getByRole('button', { name: 'Refresh the inventory' }));
+    expect(refresh).toHaveBeenCalled();
+  });
+});

@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, parseConfig } from './config';
+
+describe('portal configuration', () => {
+  it('uses the mock platform in development mode and the cluster otherwise', () => {
+    expect(parseConfig({ NODE_ENV: 'development' }).mockPlatform).toBe(true);
+    expect(parseConfig({ NODE_ENV: 'production' }).mockPlatform).toBe(false);
+    expect(parseConfig({ NODE_ENV: 'production', PORTAL_MOCK_PLATFORM: 'true' }).mockPlatform).toBe(true);
+    expect(parseConfig({ NODE_ENV: 'development', PORTAL_MOCK_PLATFORM: 'false' }).mockPlatform).toBe(false);
+  });
+
+  it('defaults the port to 3000', () => {
+    expect(parseConfig({}).port).toBe(3000);
+    expect(parseConfig({ PORTAL_PORT: '3105' }).port).toBe(3105);
+  });
+
+  it.each([
+    [{ PORTAL_MOCK_PLATFORM: 'maybe' }, 'PORTAL_MOCK_PLATFORM'],
+    [{ PORTAL_PORT: 'eighty' }, 'PORTAL_PORT'],
+    [{ PORTAL_PORT: '70000' }, 'PORTAL_PORT'],
+  ])('refuses %j, naming the variable', (env, name) => {
+    expect(() => parseConfig(env)).toThrow(ConfigError);
+    expect(() => parseConfig(env)).toThrow(name);
+  });
+});
