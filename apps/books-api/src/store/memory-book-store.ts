@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { BookCreate, BookUpdate } from '../schemas/book.js';
 import type { Book, BookStore, Slice } from './book-store.js';
 import { FenwickTree } from './fenwick-tree.js';
+import { SearchIndex } from './search-index.js';
 
 interface Slot {
   book: Book;
@@ -27,13 +28,15 @@ export class MemoryBookStore implements BookStore {
   private slots: (Slot | undefined)[] = [];
   private live = new FenwickTree();
   private readonly slotById = new Map<string, number>();
+  /** Trigram index over the slots' lower-cased text, kept in step with every write. */
+  private readonly index = new SearchIndex((slot) => this.slots[slot]);
   private readonly now: () => Date;
   private readonly newId: () => string;
   private readonly random: () => number;
 
   constructor(options: MemoryBookStoreOptions = {}) {
     this.now = options.now ?? (() => new Date());
-    this.newId = options.newId ?? randomUUID;
+    this.newId = options.newId ?? newCompactId;
     this.random = options.random ?? Math.random;
   }
 
@@ -47,8 +50,10 @@ export class MemoryBookStore implements BookStore {
       year: input.year,
       created_at: this.now().toISOString(),
     };
+    const slot = slotOf(book);
     this.slotById.set(id, this.slots.length);
-    this.slots.push(slotOf(book));
+    this.index.add(this.slots.length, slot);
+    this.slots.push(slot);
     this.live.push(1);
     return book;
   }
@@ -73,15 +78,19 @@ export class MemoryBookStore implements BookStore {
       ...(changes.author !== undefined && { author: changes.author }),
       ...(changes.year !== undefined && { year: changes.year }),
     };
-    this.slots[slot] = slotOf(book);
+    const next = slotOf(book);
+    this.slots[slot] = next;
+    this.index.update(slot, current, next);
     return book;
   }
 
   delete(id: string): boolean {
     const slot = this.slotById.get(id);
-    if (slot === undefined) return false;
+    const removed = slot === undefined ? undefined : this.slots[slot];
+    if (slot === undefined || removed === undefined) return false;
     this.slotById.delete(id);
     this.slots[slot] = undefined;
+    this.index.remove(removed);
     this.live.add(slot, -1);
     if (this.slots.length - this.slotById.size > this.slotById.size) this.compact();
     return true;
@@ -113,6 +122,12 @@ export class MemoryBookStore implements BookStore {
 
   search(query: string, skip: number, limit: number): Slice {
     const needle = query.toLowerCase();
+    const page = this.index.search(needle, skip, limit);
+    if (page !== undefined) {
+      const found = page.slots.flatMap((slot) => this.slots[slot]?.book ?? []);
+      return { items: found, total: page.total };
+    }
+    // Queries shorter than a trigram: scan.
     const items: Book[] = [];
     let total = 0;
     for (const slot of this.slots) {
@@ -134,13 +149,27 @@ export class MemoryBookStore implements BookStore {
     const slots = this.slots.filter((slot): slot is Slot => slot !== undefined);
     this.slots = slots;
     this.live = new FenwickTree();
+    this.index.clear();
     slots.forEach((slot, index) => {
       this.slotById.set(slot.book.id, index);
       this.live.push(1);
+      this.index.add(index, slot);
     });
   }
 }
 
 function slotOf(book: Book): Slot {
   return { book, titleKey: book.title.toLowerCase(), authorKey: book.author.toLowerCase() };
+}
+
+/**
+ * A random UUID stored compactly. randomUUID() builds its text by concatenation, which V8
+ * keeps as a tree of some twenty string pieces (about 490 bytes) until the text is read;
+ * reading one character flattens it in place to a single 36-byte string (about 64 bytes).
+ * Ids live as long as their books, so at a million books this saves some 400 MB.
+ */
+function newCompactId(): string {
+  const id = randomUUID();
+  id.charCodeAt(0);
+  return id;
 }

@@ -1,0 +1,60 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { MemoryBookStore } from '../../src/store/memory-book-store.js';
+import type { Book } from '../../src/store/book-store.js';
+
+function prng(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(state ^ (state >>> 15), state | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const WORDS = ['Clean', 'Code', 'the', 'Garden', 'gardener', 'Ada', 'Lovelace', 'Straße', 'café', 'İz', '📚', 'ωμέγα', 'Ab'];
+
+function text(random: () => number): string {
+  const n = 1 + Math.floor(random() * 3);
+  return Array.from({ length: n }, () => WORDS[Math.floor(random() * WORDS.length)] ?? 'x').join(' ');
+}
+
+/** What search must answer: a scan of the list, in its order. */
+function scan(store: MemoryBookStore, query: string, skip: number, limit: number): { items: Book[]; total: number } {
+  const needle = query.toLowerCase();
+  const all = store.list(0, Number.MAX_SAFE_INTEGER).items.filter(
+    (b) => b.title.toLowerCase().includes(needle) || b.author.toLowerCase().includes(needle),
+  );
+  return { items: all.slice(skip, skip + limit), total: all.length };
+}
+
+describe('MemoryBookStore search', () => {
+  it('answers like a scan of the list through creates, updates, deletes and compactions', () => {
+    for (const seed of [11, 12, 13]) {
+      const random = prng(seed);
+      const store = new MemoryBookStore();
+      const ids: string[] = [];
+      for (let step = 0; step < 2000; step++) {
+        const action = random();
+        if (action < 0.4 || ids.length === 0) {
+          ids.push(store.create({ title: text(random), author: text(random), year: 2000 }).id);
+        } else if (action < 0.55) {
+          const id = ids[Math.floor(random() * ids.length)] ?? '';
+          store.update(id, random() < 0.5 ? { title: text(random) } : { author: text(random), year: 1999 });
+        } else if (action < 0.8) {
+          // Deletes outnumber creates in bursts, so the store compacts its slots now and then.
+          const at = Math.floor(random() * ids.length);
+          assert.equal(store.delete(ids[at] ?? ''), true);
+          ids.splice(at, 1);
+        } else {
+          const words = text(random).toLowerCase();
+          const start = Math.floor(random() * words.length);
+          const query = words.slice(start, start + 1 + Math.floor(random() * 7)) || 'a';
+          const skip = Math.floor(random() * 5);
+          assert.deepEqual(store.search(query, skip, 10), scan(store, query, skip, 10), `query ${JSON.stringify(query)}`);
+        }
+      }
+    }
+  });
+});
