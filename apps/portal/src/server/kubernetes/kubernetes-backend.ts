@@ -57,7 +57,9 @@ function forDisplay(object: unknown): unknown {
   const { metadata, ...rest } = object as { metadata?: Record<string, unknown> };
   if (!metadata) return object;
   const { managedFields: _managedFields, ...visibleMetadata } = metadata;
-  return { ...rest, metadata: visibleMetadata };
+  const { apiVersion, kind, ...body } = rest as Record<string, unknown>;
+  // kubectl's order: apiVersion, kind, metadata, then spec and status.
+  return { apiVersion, kind, metadata: visibleMetadata, ...body };
 }
 
 function manifestFor(request: StorageAccountRequest, context: RequestContext) {
