@@ -1,13 +1,14 @@
 import pino, { type Logger } from 'pino';
-import pretty from 'pino-pretty';
 import type { LogLevel } from './config.js';
 
 /**
  * Coloured, human-readable lines on a terminal; JSON lines (one object per line) when
  * stdout is a file or a pipe, for log collectors.
  */
-export function createLogger(level: LogLevel, stdoutIsTerminal = process.stdout.isTTY === true): Logger {
+export async function createLogger(level: LogLevel, stdoutIsTerminal = process.stdout.isTTY === true): Promise<Logger> {
   if (!stdoutIsTerminal) return pino({ level });
+  // Loaded only for a terminal: it is not needed for JSON lines and slows the start down.
+  const { default: pretty } = await import('pino-pretty');
   return pino(
     { level },
     pretty({

@@ -22,7 +22,7 @@ async function main(): Promise<void> {
     throw error;
   }
 
-  const logger = createLogger(config.logLevel);
+  const logger = await createLogger(config.logLevel);
   const app = await buildApp({ config, logger });
   await app.listen({ host: config.host, port: config.port });
   registerShutdown(app);
