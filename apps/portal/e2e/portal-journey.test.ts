@@ -1,0 +1,220 @@
+/**
+ * Browser journeys through the production build in development mode (PORTAL_MOCK_PLATFORM=true).
+ * Every test fails on any console error; every page leaves a screenshot in e2e/artifacts/.
+ */
+import assert from 'node:assert/strict';
+import { after, afterEach, before, describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { ensureProductionBuild, launchBrowser, screenshot, startPortal, type BrowserSession, type RunningPortal } from './harness';
+
+const PHONE = { width: 375, height: 812 };
+
+let portal: RunningPortal;
+let browser: BrowserSession;
+const pages: Page[] = [];
+
+async function open(path: string, viewport?: { width: number; height: number }): Promise<Page> {
+  const page = await browser.newPage(viewport);
+  pages.push(page);
+  const response = await page.goto(`${portal.url}${path}`);
+  assert.ok(response, `no response for ${path}`);
+  return page;
+}
+
+/** Fails when a page is wider than the viewport (horizontal scrolling on a phone). */
+async function assertNoHorizontalOverflow(page: Page): Promise<void> {
+  const { scrollWidth, innerWidth } = await page.evaluate(() => ({
+    scrollWidth: document.documentElement.scrollWidth,
+    innerWidth: window.innerWidth,
+  }));
+  assert.ok(scrollWidth <= innerWidth, `page is ${scrollWidth}px wide in a ${innerWidth}px viewport`);
+}
+
+before(async () => {
+  ensureProductionBuild();
+  portal = await startPortal({ PORTAL_MOCK_PLATFORM: 'true' });
+  browser = await launchBrowser();
+});
+
+afterEach(async () => {
+  const errors = browser.errors.splice(0);
+  await Promise.all(pages.splice(0).map((page) => page.close()));
+  assert.deepEqual(errors, [], 'the browser console reported errors');
+});
+
+after(async () => {
+  await browser?.close();
+  await portal?.stop();
+});
+
+describe('portal in development mode', () => {
+  it('landing page shows the mock banner, the counts by state and links onward', async () => {
+    const page = await open('/');
+    await page.getByRole('heading', { level: 1, name: 'Self-service cloud platform' }).waitFor();
+    assert.match(await page.getByRole('note').first().innerText(), /Development mode/);
+    const counts = page.getByRole('list', { name: 'Storage accounts by state' });
+    assert.match(await counts.innerText(), /0\s+Total/);
+    assert.match(await counts.innerText(), /0\s+Provisioning/);
+    assert.equal(await page.title(), 'Platform portal');
+    await screenshot(page, 'landing-light');
+    await page.getByRole('link', { name: 'Browse the catalog' }).click();
+    await page.waitForURL('**/catalog');
+  });
+
+  it('catalog offers storage and marks the rest as coming soon without buttons', async () => {
+    const page = await open('/catalog');
+    const storage = page.getByRole('article', { name: 'Azure Storage Account' });
+    await storage.getByRole('link', { name: 'Request an Azure Storage Account' }).waitFor();
+    const soon = page.getByRole('article').filter({ hasText: 'Coming soon' });
+    assert.ok((await soon.count()) >= 2);
+    for (const card of await soon.all()) {
+      assert.equal(await card.getByRole('button').count(), 0);
+      assert.equal(await card.getByRole('link').count(), 0);
+    }
+    await screenshot(page, 'catalog');
+  });
+
+  it('walks catalog → workflow → validate → submit → success link → detail', async () => {
+    const page = await open('/catalog');
+    await page.getByRole('link', { name: 'Request an Azure Storage Account' }).click();
+    await page.waitForURL('**/catalog/azure-storage');
+    await page.getByRole('heading', { level: 1, name: 'New Azure storage account' }).waitFor();
+
+    const preview = page.getByTestId('manifest-preview');
+    await page.getByRole('textbox', { name: 'Application' }).fill('webshop');
+    await page.getByRole('textbox', { name: 'Account name' }).fill('BAD');
+    await page.getByRole('textbox', { name: 'Application' }).focus();
+    await page.getByText('Use 3-24 lower-case letters and digits, or leave empty to generate a name').waitFor();
+    await page.getByRole('textbox', { name: 'Account name' }).fill('');
+    assert.match(await preview.innerText(), /platform\.books\.dev\/application: webshop/);
+
+    await page.getByRole('combobox', { name: 'Account kind' }).click();
+    await page.getByRole('option', { name: 'BlockBlobStorage' }).click();
+    assert.match(await page.getByRole('combobox', { name: 'Performance tier' }).innerText(), /Premium/);
+    assert.match(await preview.innerText(), /accountTier: Premium/);
+
+    await page.getByRole('switch', { name: 'Hierarchical namespace (Data Lake Storage)' }).check();
+    await page.getByRole('switch', { name: 'SFTP' }).check();
+    assert.match(await preview.innerText(), /sftpEnabled: true/);
+    await screenshot(page, 'workflow');
+
+    await page.getByRole('button', { name: 'Validate' }).click();
+    await page.getByText('Validation passed').waitFor();
+
+    await page.getByRole('button', { name: 'Create storage account' }).click();
+    const link = page.getByRole('link', { name: /^Open stwebshop[a-z0-9]{5}$/ });
+    await link.waitFor();
+    await screenshot(page, 'workflow-created');
+    const name = (await link.innerText()).replace('Open ', '');
+    await link.click();
+    await page.waitForURL(`**/resources/${name}`);
+    await page.getByRole('heading', { level: 1, name }).waitFor();
+  });
+
+  it('inventory shows the table with a filter and a refresh', async () => {
+    const page = await open('/resources');
+    const table = page.getByRole('table', { name: 'Storage accounts' });
+    await table.waitFor();
+    for (const column of ['Name', 'Application', 'Resource group', 'Location', 'SKU', 'State', 'Age']) {
+      await table.getByRole('columnheader', { name: column, exact: true }).waitFor();
+    }
+    await page.getByText('No storage accounts yet.').waitFor();
+    await page.getByRole('textbox', { name: 'Filter resources' }).fill('shop');
+    await page.getByRole('button', { name: 'Refresh the inventory' }).click();
+    await screenshot(page, 'inventory');
+  });
+
+  it('applications page explains that nothing is assigned yet', async () => {
+    const page = await open('/applications');
+    await page.getByRole('heading', { name: 'No applications yet' }).waitFor();
+    await screenshot(page, 'applications');
+  });
+
+  it('detail page shows everything known and guards deletion with the typed name', async () => {
+    const page = await open('/resources/stdemo01');
+    await page.getByRole('heading', { level: 1, name: 'stdemo01' }).waitFor();
+    assert.equal(await page.title(), 'stdemo01 · Platform portal');
+    const conditions = page.getByRole('table', { name: 'Conditions' });
+    await conditions.getByRole('cell', { name: 'Ready', exact: true }).waitFor();
+    await page.getByRole('table', { name: 'Events' }).waitFor();
+    assert.match(await page.getByLabel('The resource as YAML').innerText(), /kind: Account/);
+    await screenshot(page, 'detail');
+
+    await page.getByRole('button', { name: 'Delete', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete storage account stdemo01?' });
+    assert.match(await dialog.innerText(), /destroys the Azure storage account stdemo01 and all the data in it/);
+    const confirm = dialog.getByRole('button', { name: 'Delete storage account' });
+    assert.equal(await confirm.isDisabled(), true);
+    await dialog.getByRole('textbox', { name: 'Name of the storage account' }).fill('stdemo0');
+    assert.equal(await confirm.isDisabled(), true);
+    await dialog.getByRole('textbox', { name: 'Name of the storage account' }).fill('stdemo01');
+    assert.equal(await confirm.isEnabled(), true);
+    await screenshot(page, 'delete-dialog');
+    await confirm.click();
+    await page.waitForURL('**/resources?deleted=stdemo01');
+    await page.getByText('Deletion of stdemo01 was requested').waitFor();
+  });
+
+  it('switches to dark mode, remembers it, and paints dark from the first byte', async () => {
+    const page = await open('/');
+    await page.getByRole('button', { name: 'Switch to dark mode' }).click();
+    await page.waitForFunction(() => document.documentElement.classList.contains('dark'));
+    await page.getByRole('button', { name: 'Switch to light mode' }).waitFor();
+    // Before any React code runs, the inline script must already have chosen dark.
+    await page.goto(`${portal.url}/resources/stdemo01`, { waitUntil: 'commit' });
+    await page.waitForSelector('body');
+    assert.equal(await page.evaluate(() => document.documentElement.classList.contains('dark')), true);
+    await page.waitForLoadState('load');
+    await page.getByRole('heading', { level: 1, name: 'stdemo01' }).waitFor();
+    await screenshot(page, 'detail-dark');
+    await page.goto(`${portal.url}/catalog/azure-storage`);
+    await page.getByTestId('manifest-preview').waitFor();
+    await screenshot(page, 'workflow-dark');
+    await page.getByRole('button', { name: 'Switch to light mode' }).click();
+    await page.waitForFunction(() => document.documentElement.classList.contains('light'));
+  });
+
+  it('works at phone width with a temporary navigation drawer', async () => {
+    const page = await open('/', PHONE);
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    await assertNoHorizontalOverflow(page);
+    await screenshot(page, 'phone-landing');
+    await page.getByRole('button', { name: 'Open navigation' }).click();
+    const drawerLink = page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Catalog' }).first();
+    await drawerLink.waitFor({ state: 'visible' });
+    // Let the slide-in finish so the screenshot shows the open drawer, not a frame of the animation.
+    await page.waitForFunction(() => {
+      const paper = document.querySelector('.MuiDrawer-modal .MuiDrawer-paper');
+      return paper !== null && getComputedStyle(paper).transform === 'none';
+    });
+    await screenshot(page, 'phone-navigation');
+    await drawerLink.click();
+    await page.waitForURL('**/catalog');
+    await page.getByRole('heading', { level: 1, name: 'Catalog' }).waitFor();
+    await assertNoHorizontalOverflow(page);
+
+    for (const [path, name] of [
+      ['/catalog/azure-storage', 'phone-workflow'],
+      ['/resources', 'phone-inventory'],
+      ['/resources/stdemo01', 'phone-detail'],
+    ] as const) {
+      await page.goto(`${portal.url}${path}`);
+      await page.getByRole('heading', { level: 1 }).waitFor();
+      await screenshot(page, name);
+    }
+    await page.goto(`${portal.url}/catalog/azure-storage`);
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    await assertNoHorizontalOverflow(page);
+  });
+
+  it('shows a not-found page for an unknown address', async () => {
+    const page = await browser.newPage();
+    pages.push(page);
+    const response = await page.goto(`${portal.url}/no-such-page`);
+    assert.equal(response?.status(), 404);
+    await page.getByRole('heading', { level: 1, name: 'Page not found' }).waitFor();
+    // Next logs the 404 of the document itself; that is the expected answer, not a page error.
+    browser.errors.splice(0, browser.errors.length, ...browser.errors.filter((error) => !error.includes('404 (Not Found)')));
+    await screenshot(page, 'not-found');
+  });
+});
