@@ -4,13 +4,6 @@ import type { Book, BookStore, Slice } from './book-store.js';
 import { FenwickTree } from './fenwick-tree.js';
 import { SearchIndex } from './search-index.js';
 
-interface Slot {
-  book: Book;
-  /** Lower-cased once per write so a search does not lower-case every book on every request. */
-  titleKey: string;
-  authorKey: string;
-}
-
 export interface MemoryBookStoreOptions {
   now?: () => Date;
   newId?: () => string;
@@ -25,11 +18,11 @@ export interface MemoryBookStoreOptions {
  * Tombstones are compacted away once they outnumber the live books.
  */
 export class MemoryBookStore implements BookStore {
-  private slots: (Slot | undefined)[] = [];
+  private slots: (Book | undefined)[] = [];
   private live = new FenwickTree();
   private readonly slotById = new Map<string, number>();
-  /** Trigram index over the slots' lower-cased text, kept in step with every write. */
-  private readonly index = new SearchIndex((slot) => this.slots[slot]);
+  /** Trigram index over the books' lower-cased title and author, kept in step with every write. */
+  private readonly index = new SearchIndex();
   private readonly now: () => Date;
   private readonly newId: () => string;
   private readonly random: () => number;
@@ -50,10 +43,9 @@ export class MemoryBookStore implements BookStore {
       year: input.year,
       created_at: this.now().toISOString(),
     };
-    const slot = slotOf(book);
     this.slotById.set(id, this.slots.length);
-    this.index.add(this.slots.length, slot);
-    this.slots.push(slot);
+    this.index.add(this.slots.length, book.title, book.author);
+    this.slots.push(book);
     this.live.push(1);
     return book;
   }
@@ -64,7 +56,7 @@ export class MemoryBookStore implements BookStore {
 
   get(id: string): Book | undefined {
     const slot = this.slotById.get(id);
-    return slot === undefined ? undefined : this.slots[slot]?.book;
+    return slot === undefined ? undefined : this.slots[slot];
   }
 
   update(id: string, changes: BookUpdate): Book | undefined {
@@ -73,24 +65,22 @@ export class MemoryBookStore implements BookStore {
     if (slot === undefined || current === undefined) return undefined;
     // A new object, so a response being serialised from the old one is unaffected.
     const book: Book = {
-      ...current.book,
+      ...current,
       ...(changes.title !== undefined && { title: changes.title }),
       ...(changes.author !== undefined && { author: changes.author }),
       ...(changes.year !== undefined && { year: changes.year }),
     };
-    const next = slotOf(book);
-    this.slots[slot] = next;
-    this.index.update(slot, current, next);
+    this.slots[slot] = book;
+    this.index.update(slot, book.title, book.author);
     return book;
   }
 
   delete(id: string): boolean {
     const slot = this.slotById.get(id);
-    const removed = slot === undefined ? undefined : this.slots[slot];
-    if (slot === undefined || removed === undefined) return false;
+    if (slot === undefined) return false;
     this.slotById.delete(id);
     this.slots[slot] = undefined;
-    this.index.remove(removed);
+    this.index.remove(slot);
     this.live.add(slot, -1);
     if (this.slots.length - this.slotById.size > this.slotById.size) this.compact();
     return true;
@@ -113,7 +103,7 @@ export class MemoryBookStore implements BookStore {
         slot = this.live.findKth(rank);
         continue;
       }
-      items.push(current.book);
+      items.push(current);
       rank += 1;
       slot = slot + 1 < this.slots.length ? slot + 1 : -1;
     }
@@ -121,45 +111,28 @@ export class MemoryBookStore implements BookStore {
   }
 
   search(query: string, skip: number, limit: number): Slice {
-    const needle = query.toLowerCase();
-    const page = this.index.search(needle, skip, limit);
-    if (page !== undefined) {
-      const found = page.slots.flatMap((slot) => this.slots[slot]?.book ?? []);
-      return { items: found, total: page.total };
-    }
-    // Queries shorter than a trigram: scan.
-    const items: Book[] = [];
-    let total = 0;
-    for (const slot of this.slots) {
-      if (slot === undefined || !(slot.titleKey.includes(needle) || slot.authorKey.includes(needle))) continue;
-      if (total >= skip && items.length < limit) items.push(slot.book);
-      total += 1;
-    }
-    return { items, total };
+    const page = this.index.search(query, skip, limit);
+    return { items: page.slots.flatMap((slot) => this.slots[slot] ?? []), total: page.total };
   }
 
   randomBook(): Book | undefined {
     const total = this.slotById.size;
     if (total === 0) return undefined;
     const slot = this.live.findKth(Math.floor(this.random() * total));
-    return this.slots[slot]?.book;
+    return this.slots[slot];
   }
 
   private compact(): void {
-    const slots = this.slots.filter((slot): slot is Slot => slot !== undefined);
-    this.slots = slots;
+    const books = this.slots.filter((book): book is Book => book !== undefined);
+    this.slots = books;
     this.live = new FenwickTree();
     this.index.clear();
-    slots.forEach((slot, index) => {
-      this.slotById.set(slot.book.id, index);
+    books.forEach((book, index) => {
+      this.slotById.set(book.id, index);
       this.live.push(1);
-      this.index.add(index, slot);
+      this.index.add(index, book.title, book.author);
     });
   }
-}
-
-function slotOf(book: Book): Slot {
-  return { book, titleKey: book.title.toLowerCase(), authorKey: book.author.toLowerCase() };
 }
 
 /**
