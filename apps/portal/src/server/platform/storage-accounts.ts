@@ -23,18 +23,26 @@ export function getStorageAccount(name: string): Promise<StorageAccount> {
   return getPlatformBackend().get(parseResourceName(name));
 }
 
-export interface StorageAccountDetail {
-  account: StorageAccount;
+export interface StorageAccountActivity {
   events: PlatformEvent[];
   yaml: string;
 }
 
-export async function getStorageAccountDetail(rawName: string): Promise<StorageAccountDetail> {
+export interface StorageAccountDetail extends StorageAccountActivity {
+  account: StorageAccount;
+}
+
+/** Events and the YAML of one resource: slower, secondary parts of the detail page. */
+export async function getStorageAccountActivity(rawName: string): Promise<StorageAccountActivity> {
   const name = parseResourceName(rawName);
   const backend = getPlatformBackend();
-  const account = await backend.get(name);
   const [events, yaml] = await Promise.all([backend.events(name), backend.manifestYaml(name)]);
-  return { account, events, yaml };
+  return { events, yaml };
+}
+
+export async function getStorageAccountDetail(rawName: string): Promise<StorageAccountDetail> {
+  const account = await getStorageAccount(rawName);
+  return { account, ...(await getStorageAccountActivity(rawName)) };
 }
 
 export function listResourceGroups(): Promise<ResourceGroup[]> {

@@ -1,5 +1,0 @@
-import { LoadingState } from '@/components/common/LoadingState';
-
-export default function Loading() {
-  return <LoadingState />;
-}
