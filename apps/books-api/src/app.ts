@@ -15,6 +15,8 @@ import requestId, { requestIdFor } from './plugins/request-id.js';
 import requestLog from './plugins/request-log.js';
 import routeRegistry from './plugins/route-registry.js';
 import validation from './plugins/validation.js';
+import metrics from './plugins/metrics.js';
+import trafficGenerator, { type TrafficGeneratorPluginOptions } from './traffic/plugin.js';
 import docs from './routes/docs.js';
 import token from './routes/token.js';
 import jwks from './routes/well-known-jwks.js';
@@ -36,6 +38,8 @@ export interface AppOptions {
   config: Config;
   /** A ready store; by default the seeded in-memory store. */
   store?: BookStore;
+  /** Overrides the generator's 0.5–1.5 s pause (tests); the switch itself stays in config. */
+  trafficDelayMs?: TrafficGeneratorPluginOptions['nextDelayMs'];
 }
 
 /** Bodies over this size are refused with 413 before anything is parsed or stored. */
@@ -83,6 +87,12 @@ export default async function app(fastify: FastifyInstance, options: AppOptions)
   await fastify.register(routeRegistry); // before any route, so 405 knows every path
   await fastify.register(notFound);
   await fastify.register(validation); // before any route: it compiles each route's validator
+  await fastify.register(metrics, { countBooks: () => fastify.bookStore.count() }); // serves /metrics; chaos counts into it
+  // Starts once the server listens and stops in preClose, before the server closes.
+  await fastify.register(trafficGenerator, {
+    enabled: options.config.trafficGeneratorEnabled,
+    nextDelayMs: options.trafficDelayMs,
+  });
 
   // 4. Routes (the prefix is the folder path)
   await fastify.register(root);

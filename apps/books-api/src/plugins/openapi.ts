@@ -1,6 +1,7 @@
 import swagger from '@fastify/swagger';
 import fp from 'fastify-plugin';
 import { SERVICE_NAME, SERVICE_VERSION } from '../service-info.js';
+import { documentForcedErrors } from './chaos.js';
 
 /**
  * The OpenAPI 3.1 document, generated from the routes' schemas (never written by hand).
@@ -29,6 +30,8 @@ export default fp(
           },
         },
       },
+      // Documentation only: adds X-Force-Error and the forced responses to the routes chaos covers.
+      transform: ({ schema, url, route }) => ({ schema: documentForcedErrors(route, schema) ?? schema, url }),
       refResolver: {
         buildLocalReference: (json, _baseUri, _fragment, index) =>
           typeof json.$id === 'string' ? json.$id : `def-${index}`,

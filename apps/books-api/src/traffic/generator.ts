@@ -1,7 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import { pickTrafficRequest, type TrafficRequest } from './request-mix.js';
 
-/** Marks the generator's requests so they stand out in the request log. */
+/** Marks the generator's requests for anything that reads headers (proxies, access logs). */
 export const TRAFFIC_USER_AGENT = 'books-traffic-generator/1.0';
+/** The server echoes an incoming X-Request-ID into its request log line (`id=traffic-...`). */
+export const TRAFFIC_REQUEST_ID_PREFIX = 'traffic-';
 
 export const MIN_DELAY_MS = 500;
 export const MAX_DELAY_MS = 1500;
@@ -71,7 +74,7 @@ export function createTrafficGenerator(options: TrafficGeneratorOptions): Traffi
     try {
       const response = await fetch(url, {
         method: request.method,
-        headers: { 'user-agent': TRAFFIC_USER_AGENT },
+        headers: { 'user-agent': TRAFFIC_USER_AGENT, 'x-request-id': `${TRAFFIC_REQUEST_ID_PREFIX}${randomUUID()}` },
         redirect: 'manual',
         signal,
       });

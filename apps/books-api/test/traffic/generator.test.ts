@@ -4,13 +4,21 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { after, afterEach, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createTrafficGenerator, randomDelayMs, MAX_DELAY_MS, MIN_DELAY_MS, TRAFFIC_USER_AGENT } from '../../src/traffic/generator.js';
+import {
+  createTrafficGenerator,
+  MAX_DELAY_MS,
+  MIN_DELAY_MS,
+  randomDelayMs,
+  TRAFFIC_REQUEST_ID_PREFIX,
+  TRAFFIC_USER_AGENT,
+} from '../../src/traffic/generator.js';
 import type { TrafficLogger } from '../../src/traffic/generator.js';
 
 interface Captured {
   readonly method: string;
   readonly url: string;
   readonly userAgent: string | undefined;
+  readonly requestId: string | undefined;
 }
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -20,7 +28,7 @@ async function startCaptureServer() {
   const captured: Captured[] = [];
   let handler: Handler = (_req, res) => res.end('ok');
   const server = createServer((req, res) => {
-    captured.push({ method: req.method ?? '', url: req.url ?? '', userAgent: req.headers['user-agent'] });
+    captured.push({ method: req.method ?? '', url: req.url ?? '', userAgent: req.headers['user-agent'], requestId: req.headers['x-request-id'] as string | undefined });
     handler(req, res);
   });
   server.listen(0, '127.0.0.1');
@@ -80,16 +88,18 @@ describe('traffic generator', () => {
     assert.deepEqual(unhandled, [], 'no unhandled rejection');
   });
 
-  test('sends repeated read-only requests from the mix, marked with its user agent', async () => {
+  test('sends repeated read-only requests from the mix, marked with its user agent and request ids', async () => {
     const { logger } = recordingLogger();
     const generator = createTrafficGenerator({ baseUrl: capture.baseUrl, logger, nextDelayMs: FAST });
     generator.start();
     await waitFor(() => capture.captured.length >= 20, '20 requests');
     await generator.stop();
 
+    assert.equal(new Set(capture.captured.map((request) => request.requestId)).size, capture.captured.length, 'a fresh id per request');
     for (const request of capture.captured) {
       assert.ok(['GET', 'HEAD'].includes(request.method), `read-only method, got ${request.method}`);
       assert.equal(request.userAgent, TRAFFIC_USER_AGENT);
+      assert.ok(request.requestId?.startsWith(TRAFFIC_REQUEST_ID_PREFIX), `request id ${request.requestId}`);
       assert.match(request.url, /^\/(\?|$)|^\/api\/(ps|status|redirect)$|^\/api\/v1\/books(\/search)?\?/);
     }
   });

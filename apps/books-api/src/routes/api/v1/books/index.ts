@@ -12,6 +12,7 @@ import {
 } from '../../../../schemas/book.js';
 import { errorResponses } from '../../../../schemas/errors.js';
 import booksAuthPolicy from '../../../../plugins/books-auth-policy.js';
+import chaos from '../../../../plugins/chaos.js';
 
 const { notFound, methodNotAllowed, validation, jsonBody } = errorResponses;
 const bookRef = Type.Ref('BookResponse');
@@ -25,6 +26,8 @@ type Paging = { skip: number; limit: number };
  */
 const books: FastifyPluginAsyncTypebox = async (fastify) => {
   const store = fastify.bookStore;
+  // X-Force-Error (chaos mode) acts on exactly the routes of this scope, before their validation and handlers.
+  await fastify.register(chaos, { enabled: fastify.config.chaosHeadersEnabled });
   // Which routes need a token (AUTH_REQUIRED, the protected list) is decided per route in this scope.
   await fastify.register(booksAuthPolicy);
 

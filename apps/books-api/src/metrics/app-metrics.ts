@@ -1,0 +1,75 @@
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { getProcessRegistry } from './process-registry.js';
+
+/** Route label of every request that matched no route (404, 405): one value, not one per path. */
+export const UNMATCHED_ROUTE = 'unmatched';
+
+// An in-memory store answers in well under a millisecond, so the buckets start lower than
+// prom-client's defaults to keep the fast path visible.
+export const HTTP_DURATION_BUCKETS_SECONDS = [
+  0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5,
+];
+
+type HttpLabel = 'method' | 'route' | 'status_code';
+
+export interface AppMetricsOptions {
+  /** Read at scrape time, so the gauge is never stale. */
+  readonly countBooks: () => number | Promise<number>;
+}
+
+export function createAppMetrics({ countBooks }: AppMetricsOptions) {
+  const registry = new Registry();
+
+  const httpRequests = new Counter<HttpLabel>({
+    name: 'http_requests_total',
+    help: 'HTTP requests answered, by method, route template and status code',
+    labelNames: ['method', 'route', 'status_code'],
+    registers: [registry],
+  });
+
+  const httpRequestDuration = new Histogram<HttpLabel>({
+    name: 'http_request_duration_seconds',
+    help: 'Time from receiving a request to finishing its response, in seconds',
+    labelNames: ['method', 'route', 'status_code'],
+    buckets: HTTP_DURATION_BUCKETS_SECONDS,
+    registers: [registry],
+  });
+
+  const chaosForcedFailures = new Counter<'code'>({
+    name: 'chaos_forced_failures_total',
+    help: 'Responses forced by the X-Force-Error header in chaos mode, by status code',
+    labelNames: ['code'],
+    registers: [registry],
+  });
+
+  new Gauge({
+    name: 'books_count',
+    help: 'Books currently in the store',
+    registers: [registry],
+    async collect() {
+      this.set(await countBooks());
+    },
+  });
+
+  return {
+    contentType: registry.contentType,
+
+    observeRequest(labels: { method: string; route: string; statusCode: number }, seconds: number): void {
+      const values = { method: labels.method, route: labels.route, status_code: String(labels.statusCode) };
+      httpRequests.inc(values);
+      httpRequestDuration.observe(values, seconds);
+    },
+
+    recordForcedFailure(code: number): void {
+      chaosForcedFailures.inc({ code: String(code) });
+    },
+
+    /** The Prometheus text exposition of this app's metrics followed by the process metrics. */
+    async render(): Promise<string> {
+      const [own, processWide] = await Promise.all([registry.metrics(), getProcessRegistry().metrics()]);
+      return `${own}\n${processWide}`;
+    },
+  };
+}
+
+export type AppMetrics = ReturnType<typeof createAppMetrics>;
