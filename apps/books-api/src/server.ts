@@ -24,8 +24,10 @@ async function main(): Promise<void> {
 
   const logger = await createLogger(config.logLevel);
   const app = await buildApp({ config, logger });
-  await app.listen({ host: config.host, port: config.port });
+  // Signals are handled before listening: a SIGTERM that arrives just after the
+  // "listening" line must still close gracefully instead of killing the process.
   registerShutdown(app);
+  await app.listen({ host: config.host, port: config.port });
 }
 
 function registerShutdown(app: FastifyInstance): void {
