@@ -37,7 +37,8 @@ const HELP = `Usage: npm run bench -- [options]
   --prefill <n>       books created over HTTP before each round (default 200)
   --log-file <path>   where the service's request log goes (default /dev/null)
   --json <path>       where to write the results (default bench/results/bench-<time>.json)
-  --skip-build        use dist/ as it is, even when older than src/`;
+  --skip-build        use dist/ as it is, even when older than src/
+  --cpu-prof          also write a V8 CPU profile of the service per round to bench/results/profiles/`;
 
 interface Options {
   duration: number;
@@ -49,6 +50,7 @@ interface Options {
   logFile: string;
   json: string;
   skipBuild: boolean;
+  cpuProf: boolean;
 }
 
 function positiveInt(name: string, text: string | undefined, fallback: number, max: number): number {
@@ -64,6 +66,7 @@ function parseOptions(): Options {
       duration: { type: 'string' }, connections: { type: 'string' }, rounds: { type: 'string' },
       routes: { type: 'string' }, warmup: { type: 'string' }, prefill: { type: 'string' },
       'log-file': { type: 'string' }, json: { type: 'string' }, 'skip-build': { type: 'boolean' },
+      'cpu-prof': { type: 'boolean' },
       help: { type: 'boolean' },
     },
   });
@@ -82,6 +85,7 @@ function parseOptions(): Options {
     logFile: values['log-file'] ?? '/dev/null',
     json: resolve(values.json ?? join(RESULTS_DIR, `bench-${stamp}.json`)),
     skipBuild: values['skip-build'] ?? false,
+    cpuProf: values['cpu-prof'] ?? false,
   };
   if (options.duration < 1 || options.rounds < 1 || options.connections < 1) {
     throw new Error('--duration, --rounds and --connections must be at least 1');
@@ -110,11 +114,12 @@ function serviceEnv(port: number): NodeJS.ProcessEnv {
   return env;
 }
 
-async function startService(cpu: number | undefined, logFile: string): Promise<{ child: ChildProcess; port: number }> {
+async function startService(cpu: number | undefined, options: Options): Promise<{ child: ChildProcess; port: number }> {
   const port = await freePort();
-  const log = openSync(logFile, 'a');
+  const log = openSync(options.logFile, 'a');
+  const profile = options.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${join(RESULTS_DIR, 'profiles')}`] : [];
   const child = startProcess({
-    command: process.execPath, args: ['dist/server.js'], cwd: APP_DIR, env: serviceEnv(port), cpu,
+    command: process.execPath, args: [...profile, 'dist/server.js'], cwd: APP_DIR, env: serviceEnv(port), cpu,
     stdio: ['ignore', log, 'inherit'],
   });
   closeSync(log);
@@ -157,7 +162,7 @@ async function warmUp(port: number, routes: readonly BenchRoute[], options: Opti
 async function runRound(round: number, options: Options, pinned: boolean): Promise<RoundRecord> {
   const cpu = pinned ? SERVER_CPU : undefined;
   const record: RoundRecord = { round, loadAverageBefore: loadAverage(), booksAtEnd: undefined, routes: {} };
-  const service = await startService(cpu, options.logFile);
+  const service = await startService(cpu, options);
   let baseline: { child: ChildProcess; port: number } | undefined;
   try {
     await prefill(service.port, options.prefill);

@@ -16,6 +16,8 @@ import chaos from '../../../../plugins/chaos.js';
 
 const { notFound, methodNotAllowed, validation, jsonBody } = errorResponses;
 const bookRef = Type.Ref('BookResponse');
+/** One object: Fastify caches the serializer it compiles per schema object. */
+const bookPageRef: Record<string, unknown> = { $ref: 'BookPage' };
 
 /** Query values after validation: defaults are applied, so none is missing. */
 type Paging = { skip: number; limit: number };
@@ -50,11 +52,20 @@ const books: FastifyPluginAsyncTypebox = async (fastify) => {
         },
       },
     },
-    async (request): Promise<BookPage | AuthenticatedBookList> => {
+    async (request, reply) => {
       const { skip, limit } = request.query as Paging;
       const page = await store.list(skip, limit);
-      if (request.principal !== null) return { books: page.items, user: request.principal.sub };
-      return { items: page.items, total: page.total, skip, limit };
+      if (request.principal !== null) {
+        const list: AuthenticatedBookList = { books: page.items, user: request.principal.sub };
+        return list;
+      }
+      // The public page is serialised with the BookPage schema directly: for the route's
+      // union schema, the serializer first validates the whole page against a branch
+      // (formats included) to choose it, which cost about a tenth of this route's CPU.
+      // With a serializer of its own, the reply gets no JSON content type by itself.
+      reply.type('application/json; charset=utf-8').serializer(reply.compileSerializationSchema(bookPageRef));
+      const body: BookPage = { items: page.items, total: page.total, skip, limit };
+      return body;
     },
   );
 
