@@ -164,3 +164,13 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   await page.screenshot({ path, fullPage: true });
   return path;
 }
+
+/**
+ * Waits until React has revealed every streamed Suspense segment. Until then a segment's
+ * content sits in a hidden container at the end of <body> and can be found twice by locators
+ * that ignore visibility (test ids, labels), once hidden and once revealed.
+ */
+export async function waitForStreamedContent(page: Page): Promise<void> {
+  await page.waitForLoadState('load');
+  await page.waitForFunction(() => document.querySelector('div[hidden][id^="S:"]') === null);
+}

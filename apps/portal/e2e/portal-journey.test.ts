@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { ensureProductionBuild, launchBrowser, screenshot, startPortal, type BrowserSession, type RunningPortal } from './harness';
+import { ensureProductionBuild, launchBrowser, screenshot, startPortal, waitForStreamedContent, type BrowserSession, type RunningPortal } from './harness';
 
 const PHONE = { width: 375, height: 812 };
 
@@ -20,6 +20,7 @@ async function open(path: string, viewport?: { width: number; height: number }):
   pages.push(page);
   const response = await page.goto(`${portal.url}${path}`);
   assert.ok(response, `no response for ${path}`);
+  await waitForStreamedContent(page);
   return page;
 }
 
@@ -172,6 +173,7 @@ describe('portal in development mode', () => {
     await page.getByRole('heading', { level: 1, name: 'stdemo01' }).waitFor();
     await screenshot(page, 'detail-dark');
     await page.goto(`${portal.url}/catalog/azure-storage`);
+    await waitForStreamedContent(page);
     await page.getByTestId('manifest-preview').waitFor();
     await screenshot(page, 'workflow-dark');
     await page.getByRole('button', { name: 'Switch to light mode' }).click();
