@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { startStandIn, type StandIn } from '../kube-stand-in/index';
 import { startPortalServer, type PortalServer } from '../kube-stand-in/portal-server';
+import { waitForStreamedContent } from './harness';
 
 const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 const artifacts = fileURLToPath(new URL('./artifacts/kubernetes/', import.meta.url));
@@ -64,6 +65,7 @@ describe('portal on a Kubernetes cluster, in a browser', () => {
   it('creates a storage account from the workflow, shows it Ready with conditions and events, and deletes it', async () => {
     const page = await newPage();
     await page.goto(`${portal.url}/catalog/azure-storage`);
+    await waitForStreamedContent(page);
     await page.getByLabel('Application').fill('journey');
 
     // Only Ready resource groups are offered; the seeded group that is still Creating is not.
@@ -86,6 +88,7 @@ describe('portal on a Kubernetes cluster, in a browser', () => {
     await screenshot(page, '01-workflow-created');
 
     await page.goto(`${portal.url}/resources`);
+    await waitForStreamedContent(page);
     await row(page, name).waitFor();
     await screenshot(page, '02-inventory-provisioning');
     // The inventory refreshes itself while anything is still provisioning.
@@ -119,6 +122,7 @@ describe('portal on a Kubernetes cluster, in a browser', () => {
   it('shows what the cluster says when it forbids a create, reports a conflict, or cannot be reached', async () => {
     const page = await newPage();
     await page.goto(`${portal.url}/catalog/azure-storage`);
+    await waitForStreamedContent(page);
     await page.getByLabel('Application').fill('faults');
     await page.getByLabel('Account name').fill('stfaults01');
 
@@ -136,6 +140,7 @@ describe('portal on a Kubernetes cluster, in a browser', () => {
 
     await standIn.setUnreachable('refuse');
     await page.goto(`${portal.url}/resources`);
+    await waitForStreamedContent(page);
     await page.getByRole('alert').filter({ hasText: 'The platform cluster is unreachable' }).waitFor();
     await screenshot(page, '09-unreachable');
     await standIn.clearFaults();
