@@ -4,13 +4,13 @@
  * and keep screenshots. Journeys against other backends (a Kubernetes stand-in) pass their
  * own environment to startPortal().
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { startPortalServer, type PortalServer } from '../kube-stand-in/portal-server';
 
 export const PORTAL_DIR = fileURLToPath(new URL('..', import.meta.url));
 export const ARTIFACTS_DIR = join(PORTAL_DIR, 'e2e', 'artifacts');
@@ -52,68 +52,15 @@ export function ensureProductionBuild(): void {
   if (result.status !== 0) throw new Error(`next build failed with status ${result.status}`);
 }
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-export interface RunningPortal {
-  url: string;
-  /** Everything the server printed so far, for failure messages. */
-  output(): string;
-  stop(): Promise<void>;
-}
-
-function stopChild(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    const force = setTimeout(() => child.kill('SIGKILL'), 5000);
-    child.once('exit', () => {
-      clearTimeout(force);
-      resolve();
-    });
-    child.kill('SIGTERM');
-  });
-}
+export type RunningPortal = PortalServer;
 
 /**
  * Starts `next start` (the production build) on a free port with the given environment and
  * waits until it answers. Pass PORTAL_MOCK_PLATFORM: 'true' for development mode, or a
  * KUBECONFIG (and PORTAL_MOCK_PLATFORM: 'false') for a cluster.
  */
-export async function startPortal(env: Record<string, string>, timeoutMs = 60_000): Promise<RunningPortal> {
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  let output = '';
-  const child = spawn(process.execPath, [NEXT_BIN, 'start', '--port', String(port), '--hostname', '127.0.0.1'], {
-    cwd: PORTAL_DIR,
-    env: { ...process.env, NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1', PORTAL_PORT: String(port), ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const portal: RunningPortal = { url, output: () => output, stop: () => stopChild(child) };
-
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`The portal exited with ${child.exitCode}:\n${output}`);
-    try {
-      const response = await fetch(`${url}/api/platform/resource-groups`);
-      await response.body?.cancel();
-      return portal;
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
-  }
-  await portal.stop();
-  throw new Error(`The portal did not answer within ${timeoutMs} ms:\n${output}`);
+export function startPortal(env: Record<string, string>, timeoutMs = 60_000): Promise<RunningPortal> {
+  return startPortalServer({ env, startTimeoutMs: timeoutMs });
 }
 
 export interface BrowserSession {
@@ -136,7 +83,7 @@ export async function launchBrowser(): Promise<BrowserSession> {
   const errors: string[] = [];
   const watch = (page: Page) => {
     page.on('console', (message) => {
-      if (message.type() === 'error') errors.push(`${page.url()}: ${message.text()}`);
+      if (message.type() === 'error') errors.push(`${message.location().url || page.url()}: ${message.text()}`);
     });
     page.on('pageerror', (error) => errors.push(`${page.url()}: ${error.message}`));
   };
@@ -157,10 +104,10 @@ export async function launchBrowser(): Promise<BrowserSession> {
   };
 }
 
-/** Saves a full-page PNG into e2e/artifacts/ (kept out of git). */
+/** Saves a full-page PNG into e2e/artifacts/ (kept out of git); a name may include a folder. */
 export async function screenshot(page: Page, name: string): Promise<string> {
-  mkdirSync(ARTIFACTS_DIR, { recursive: true });
   const path = join(ARTIFACTS_DIR, `${name}.png`);
+  mkdirSync(dirname(path), { recursive: true });
   await page.screenshot({ path, fullPage: true });
   return path;
 }

@@ -1,7 +1,7 @@
 /**
  * Starts the portal's production server (`next start`, after `npm run portal:build`) as a child
- * process pointed at a kubeconfig, and waits until it answers. Used by the sandbox and the
- * Kubernetes browser journey.
+ * process, pointed at a kubeconfig or in development mode, and waits until it answers. The one
+ * launcher of the sandbox and of every browser journey.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -19,7 +19,8 @@ export interface PortalServer {
 }
 
 export interface PortalServerOptions {
-  kubeconfigPath: string;
+  /** The cluster to talk to; without it, pass PORTAL_MOCK_PLATFORM in env for development mode. */
+  kubeconfigPath?: string;
   /** 0 picks a free port. */
   port?: number;
   env?: Record<string, string>;
@@ -68,8 +69,7 @@ export async function startPortalServer(options: PortalServerOptions): Promise<P
       NODE_ENV: 'production',
       NEXT_TELEMETRY_DISABLED: '1',
       PORTAL_PORT: String(port),
-      PORTAL_MOCK_PLATFORM: 'false',
-      KUBECONFIG: options.kubeconfigPath,
+      ...(options.kubeconfigPath === undefined ? {} : { PORTAL_MOCK_PLATFORM: 'false', KUBECONFIG: options.kubeconfigPath }),
       ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
