@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, InjectOptions } from 'fastify';
 import { buildTestApp, json } from '../../../../helper.js';
 
 const CLEAN_CODE = '3fa85f64-5717-4562-b3fc-2c963f66afa6';
 const JSON_TYPE = { 'content-type': 'application/json' };
 
-async function detail(app: FastifyInstance, options: Parameters<FastifyInstance['inject']>[0]) {
-  const response = await app.inject(options as never);
+async function detail(app: FastifyInstance, options: InjectOptions) {
+  const response = await app.inject(options);
   assert.equal(response.statusCode, 422, response.body);
   assert.match(String(response.headers['content-type']), /^application\/json/);
   return json(response).detail as unknown[];
