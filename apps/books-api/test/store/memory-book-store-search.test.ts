@@ -1,17 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+// The benchmarks' seeded PRNG: a failing sequence can be replayed from its seed.
+import { createPrng as prng } from '../../bench/lib/book-generator.js';
 import { MemoryBookStore } from '../../src/store/memory-book-store.js';
 import type { Book } from '../../src/store/book-store.js';
-
-function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(state ^ (state >>> 15), state | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const WORDS = ['Clean', 'Code', 'the', 'Garden', 'gardener', 'Ada', 'Lovelace', 'Straße', 'café', 'İz', '📚', 'ωμέγα', 'Ab'];
 

@@ -1,17 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+// The benchmarks' seeded PRNG: a failing sequence can be replayed from its seed.
+import { createPrng as prng } from '../../bench/lib/book-generator.js';
 import { SearchIndex } from '../../src/store/search-index.js';
-
-/** A tiny seeded PRNG, so a failing sequence can be replayed from its seed. */
-function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(state ^ (state >>> 15), state | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const WORDS = [
   'the', 'garden', 'of', 'gardens', 'river', 'rivers', 'ada', 'adam', 'lovelace', 'code', 'clean',
