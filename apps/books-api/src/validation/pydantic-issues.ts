@@ -10,38 +10,21 @@ type Loc = ValidationIssue['loc'];
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
+/** An issue kind whose message never varies: only where it happened and what was sent. */
+const fixedIssue =
+  (type: string, msg: string) =>
+  (loc: Loc, input: unknown): ValidationIssue => ({ type, loc, msg, input });
+
 export const issues = {
-  missing: (loc: Loc, input: unknown): ValidationIssue => ({ type: 'missing', loc, msg: 'Field required', input }),
-  extraForbidden: (loc: Loc, input: unknown): ValidationIssue => ({
-    type: 'extra_forbidden',
-    loc,
-    msg: 'Extra inputs are not permitted',
-    input,
-  }),
-  modelAttributesType: (loc: Loc, input: unknown): ValidationIssue => ({
-    type: 'model_attributes_type',
-    loc,
-    msg: 'Input should be a valid dictionary or object to extract fields from',
-    input,
-  }),
-  intParsing: (loc: Loc, input: unknown): ValidationIssue => ({
-    type: 'int_parsing',
-    loc,
-    msg: 'Input should be a valid integer, unable to parse string as an integer',
-    input,
-  }),
-  floatParsing: (loc: Loc, input: unknown): ValidationIssue => ({
-    type: 'float_parsing',
-    loc,
-    msg: 'Input should be a valid number, unable to parse string as a number',
-    input,
-  }),
-  boolParsing: (loc: Loc, input: unknown): ValidationIssue => ({
-    type: 'bool_parsing',
-    loc,
-    msg: 'Input should be a valid boolean, unable to interpret input',
-    input,
-  }),
+  missing: fixedIssue('missing', 'Field required'),
+  extraForbidden: fixedIssue('extra_forbidden', 'Extra inputs are not permitted'),
+  modelAttributesType: fixedIssue(
+    'model_attributes_type',
+    'Input should be a valid dictionary or object to extract fields from',
+  ),
+  intParsing: fixedIssue('int_parsing', 'Input should be a valid integer, unable to parse string as an integer'),
+  floatParsing: fixedIssue('float_parsing', 'Input should be a valid number, unable to parse string as a number'),
+  boolParsing: fixedIssue('bool_parsing', 'Input should be a valid boolean, unable to interpret input'),
   uuidParsing: (loc: Loc, input: unknown, reason: string): ValidationIssue => ({
     type: 'uuid_parsing',
     loc,
