@@ -9,10 +9,10 @@
 
 import { openSync, closeSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { ChildProcess } from 'node:child_process';
 import { buildIfNeeded } from './lib/build.js';
+import { APP_DIR, LOADGEN_CPU, RESULTS_DIR, SERVER_CPU } from './lib/layout.js';
 import { capture, send, type CapturedResponse } from './lib/capture.js';
 import { syntheticBooks } from './lib/book-generator.js';
 import { runLoad, type LoadResult } from './lib/load.js';
@@ -23,10 +23,6 @@ import { selectRoutes, type BenchRoute } from './lib/routes.js';
 import { loadAverage, median } from './lib/stats.js';
 import { formatTable, type SummaryRow } from './lib/report.js';
 
-const APP_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const RESULTS_DIR = join(APP_DIR, 'bench', 'results');
-const SERVER_CPU = 0;
-const LOADGEN_CPU = 1;
 
 const HELP = `Usage: npm run bench -- [options]
   --duration <s>      seconds of load per route, side and round (default 5)

@@ -5,10 +5,10 @@
 
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { ChildProcess } from 'node:child_process';
 import { buildIfNeeded } from './lib/build.js';
+import { APP_DIR, LOADGEN_CPU, RESULTS_DIR, SERVER_CPU } from './lib/layout.js';
 import { send } from './lib/capture.js';
 import { runLoad, type LoadRequest, type LoadResult } from './lib/load.js';
 import {
@@ -17,10 +17,6 @@ import {
 import { renderTable } from './lib/report.js';
 import { loadAverage } from './lib/stats.js';
 
-const APP_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const RESULTS_DIR = join(APP_DIR, 'bench', 'results');
-const SERVER_CPU = 0;
-const LOADGEN_CPU = 1;
 const SEEDED_BOOKS = 3;
 const PAGE = 20;
 
