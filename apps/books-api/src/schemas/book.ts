@@ -69,15 +69,15 @@ export const BookIdParams = Type.Object({
 export type BookIdParams = Static<typeof BookIdParams>;
 
 export const ListQuery = Type.Object({
-  skip: Type.Integer({ minimum: 0, default: 0 }),
-  limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+  skip: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
 });
 export type ListQuery = Static<typeof ListQuery>;
 
 export const SearchQuery = Type.Object({
   q: Type.String({ minLength: 1, maxLength: 100, description: 'Case-insensitive substring of title or author' }),
-  skip: Type.Integer({ minimum: 0, default: 0 }),
-  limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+  skip: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
 });
 export type SearchQuery = Static<typeof SearchQuery>;
 

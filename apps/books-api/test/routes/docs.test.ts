@@ -33,6 +33,26 @@ test('GET /openapi.json is an OpenAPI 3.1 document describing every books and su
   assert.equal(doc.components.schemas.BookUpdate.required, undefined);
 });
 
+test('GET /openapi.json marks only q as a required query parameter; skip and limit have defaults', async (t) => {
+  const app = await buildTestApp(t);
+  const doc = json(await app.inject({ url: '/openapi.json' }));
+  const queryParameters = (path: string) =>
+    Object.fromEntries(
+      (doc.paths[path].get.parameters as { in: string; name: string; required?: boolean; schema: { default?: unknown } }[])
+        .filter((parameter) => parameter.in === 'query')
+        .map((parameter) => [parameter.name, { required: parameter.required === true, default: parameter.schema.default }]),
+    );
+  assert.deepEqual(queryParameters('/api/v1/books'), {
+    skip: { required: false, default: 0 },
+    limit: { required: false, default: 20 },
+  });
+  assert.deepEqual(queryParameters('/api/v1/books/search'), {
+    q: { required: true, default: undefined },
+    skip: { required: false, default: 0 },
+    limit: { required: false, default: 20 },
+  });
+});
+
 test('GET /openapi.json documents the error responses of each books route with shared schemas', async (t) => {
   const app = await buildTestApp(t);
   const doc = json(await app.inject({ url: '/openapi.json' }));
