@@ -17,12 +17,17 @@ import { capture, send, type CapturedResponse } from './lib/capture.js';
 import { syntheticBooks } from './lib/book-generator.js';
 import { runLoad, type LoadResult } from './lib/load.js';
 import {
-  freePort, installCleanup, pinProcess, pinningAvailable, startProcess, stopProcess, waitUntilReady,
+  freePort,
+  installCleanup,
+  pinProcess,
+  pinningAvailable,
+  startProcess,
+  stopProcess,
+  waitUntilReady,
 } from './lib/processes.js';
 import { selectRoutes, type BenchRoute } from './lib/routes.js';
 import { loadAverage, median } from './lib/stats.js';
 import { formatTable, type SummaryRow } from './lib/report.js';
-
 
 const HELP = `Usage: npm run bench -- [options]
   --duration <s>      seconds of load per route, side and round (default 5)
@@ -59,9 +64,15 @@ function positiveInt(name: string, text: string | undefined, fallback: number, m
 function parseOptions(): Options {
   const { values } = parseArgs({
     options: {
-      duration: { type: 'string' }, connections: { type: 'string' }, rounds: { type: 'string' },
-      routes: { type: 'string' }, warmup: { type: 'string' }, prefill: { type: 'string' },
-      'log-file': { type: 'string' }, json: { type: 'string' }, 'skip-build': { type: 'boolean' },
+      duration: { type: 'string' },
+      connections: { type: 'string' },
+      rounds: { type: 'string' },
+      routes: { type: 'string' },
+      warmup: { type: 'string' },
+      prefill: { type: 'string' },
+      'log-file': { type: 'string' },
+      json: { type: 'string' },
+      'skip-build': { type: 'boolean' },
       'cpu-prof': { type: 'boolean' },
       help: { type: 'boolean' },
     },
@@ -77,7 +88,12 @@ function parseOptions(): Options {
     rounds: positiveInt('rounds', values.rounds, 3, 20),
     warmup: positiveInt('warmup', values.warmup, 1, 60),
     prefill: positiveInt('prefill', values.prefill, 200, 10_000),
-    routes: selectRoutes(values.routes?.split(',').map((r) => r.trim()).filter(Boolean)),
+    routes: selectRoutes(
+      values.routes
+        ?.split(',')
+        .map((r) => r.trim())
+        .filter(Boolean),
+    ),
     logFile: values['log-file'] ?? '/dev/null',
     json: resolve(values.json ?? join(RESULTS_DIR, `bench-${stamp}.json`)),
     skipBuild: values['skip-build'] ?? false,
@@ -115,7 +131,11 @@ async function startService(cpu: number | undefined, options: Options): Promise<
   const log = openSync(options.logFile, 'a');
   const profile = options.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${join(RESULTS_DIR, 'profiles')}`] : [];
   const child = startProcess({
-    command: process.execPath, args: [...profile, 'dist/server.js'], cwd: APP_DIR, env: serviceEnv(port), cpu,
+    command: process.execPath,
+    args: [...profile, 'dist/server.js'],
+    cwd: APP_DIR,
+    env: serviceEnv(port),
+    cpu,
     stdio: ['ignore', log, 'inherit'],
   });
   closeSync(log);
@@ -123,11 +143,17 @@ async function startService(cpu: number | undefined, options: Options): Promise<
   return { child, port };
 }
 
-async function startBaseline(cpu: number | undefined, capturedFile: string): Promise<{ child: ChildProcess; port: number }> {
+async function startBaseline(
+  cpu: number | undefined,
+  capturedFile: string,
+): Promise<{ child: ChildProcess; port: number }> {
   const port = await freePort();
   const child = startProcess({
-    command: process.execPath, args: ['--import', 'tsx', 'bench/baseline-server.ts', capturedFile, String(port)],
-    cwd: APP_DIR, env: { ...process.env }, cpu,
+    command: process.execPath,
+    args: ['--import', 'tsx', 'bench/baseline-server.ts', capturedFile, String(port)],
+    cwd: APP_DIR,
+    env: { ...process.env },
+    cpu,
   });
   await waitUntilReady(child, port, '/', 30_000);
   return { child, port };
@@ -136,7 +162,11 @@ async function startBaseline(cpu: number | undefined, capturedFile: string): Pro
 async function prefill(port: number, count: number): Promise<void> {
   const books = syntheticBooks();
   for (let i = 0; i < count; i++) {
-    const answer = await send(port, { method: 'POST', path: '/api/v1/books', body: JSON.stringify(books.next().value) });
+    const answer = await send(port, {
+      method: 'POST',
+      path: '/api/v1/books',
+      body: JSON.stringify(books.next().value),
+    });
     if (answer.status !== 201) throw new Error(`prefill: POST answered ${answer.status}`);
   }
 }
@@ -151,7 +181,13 @@ async function warmUp(port: number, routes: readonly BenchRoute[], options: Opti
   if (options.warmup === 0) return;
   for (const route of routes) {
     const bounded = route.name === 'create' ? { amount: 2000 } : {};
-    await runLoad({ port, request: route.request, connections: options.connections, duration: options.warmup, ...bounded });
+    await runLoad({
+      port,
+      request: route.request,
+      connections: options.connections,
+      duration: options.warmup,
+      ...bounded,
+    });
   }
 }
 
@@ -176,7 +212,13 @@ async function runRound(round: number, options: Options, pinned: boolean): Promi
 
     for (const route of options.routes) {
       const load = (port: number, pid: number | undefined) =>
-        runLoad({ port, request: route.request, connections: options.connections, duration: options.duration, serverPid: pid });
+        runLoad({
+          port,
+          request: route.request,
+          connections: options.connections,
+          duration: options.duration,
+          serverPid: pid,
+        });
       const serviceResult = await load(service.port, service.child.pid);
       const baselineResult = await load(baseline.port, baseline.child.pid);
       record.routes[route.name] = { service: serviceResult, baseline: baselineResult };
@@ -228,11 +270,15 @@ async function main(): Promise<void> {
   mkdirSync(dirname(options.json), { recursive: true });
 
   // The whole run is bounded: a stuck server or client cannot keep it going.
-  const plannedSeconds = options.rounds * options.routes.length * 2 * (options.duration + options.warmup + 1) + options.rounds * 30;
-  const watchdog = setTimeout(() => {
-    console.error(`benchmark exceeded ${2 * plannedSeconds} s: aborting`);
-    process.exit(1);
-  }, 2 * plannedSeconds * 1000);
+  const plannedSeconds =
+    options.rounds * options.routes.length * 2 * (options.duration + options.warmup + 1) + options.rounds * 30;
+  const watchdog = setTimeout(
+    () => {
+      console.error(`benchmark exceeded ${2 * plannedSeconds} s: aborting`);
+      process.exit(1);
+    },
+    2 * plannedSeconds * 1000,
+  );
   watchdog.unref();
 
   if (!options.skipBuild) buildIfNeeded(APP_DIR);
@@ -241,7 +287,9 @@ async function main(): Promise<void> {
   console.log(
     `Books API vs node:http baseline: ${options.routes.map((r) => r.name).join(', ')}; ` +
       `${options.rounds} round(s) x ${options.duration} s, ${options.connections} connections; ` +
-      (pinned ? `servers on CPU ${SERVER_CPU}, load generator on CPU ${LOADGEN_CPU}` : 'no CPU pinning (taskset or a 2nd CPU missing)') +
+      (pinned
+        ? `servers on CPU ${SERVER_CPU}, load generator on CPU ${LOADGEN_CPU}`
+        : 'no CPU pinning (taskset or a 2nd CPU missing)') +
       `; load average ${loadAverage().toFixed(2)}; about ${Math.ceil(plannedSeconds / 60)} min`,
   );
 

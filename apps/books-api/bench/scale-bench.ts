@@ -12,7 +12,13 @@ import { APP_DIR, LOADGEN_CPU, RESULTS_DIR, SERVER_CPU } from './lib/layout.js';
 import { send } from './lib/capture.js';
 import { runLoad, type LoadRequest, type LoadResult } from './lib/load.js';
 import {
-  freePort, installCleanup, pinProcess, pinningAvailable, rssOf, startProcess, stopProcess,
+  freePort,
+  installCleanup,
+  pinProcess,
+  pinningAvailable,
+  rssOf,
+  startProcess,
+  stopProcess,
 } from './lib/processes.js';
 import { renderTable } from './lib/report.js';
 import { loadAverage } from './lib/stats.js';
@@ -38,8 +44,12 @@ interface Options {
 function parseOptions(): Options {
   const { values } = parseArgs({
     options: {
-      sizes: { type: 'string' }, duration: { type: 'string' }, connections: { type: 'string' },
-      json: { type: 'string' }, 'skip-build': { type: 'boolean' }, help: { type: 'boolean' },
+      sizes: { type: 'string' },
+      duration: { type: 'string' },
+      connections: { type: 'string' },
+      json: { type: 'string' },
+      'skip-build': { type: 'boolean' },
+      help: { type: 'boolean' },
     },
   });
   if (values.help) {
@@ -49,7 +59,8 @@ function parseOptions(): Options {
   const int = (name: string, text: string | undefined, fallback: number, min: number, max: number) => {
     if (text === undefined) return fallback;
     const n = Number(text);
-    if (!Number.isInteger(n) || n < min || n > max) throw new Error(`--${name} must be an integer ${min}-${max}, got ${text}`);
+    if (!Number.isInteger(n) || n < min || n > max)
+      throw new Error(`--${name} must be an integer ${min}-${max}, got ${text}`);
     return n;
   };
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
@@ -70,10 +81,16 @@ interface Probe {
 function probesFor(total: number, middleId: string): Probe[] {
   return [
     { name: 'list skip 0', request: { method: 'GET', path: `/api/v1/books?skip=0&limit=${PAGE}` } },
-    { name: `list last page`, request: { method: 'GET', path: `/api/v1/books?skip=${Math.max(0, total - PAGE)}&limit=${PAGE}` } },
+    {
+      name: `list last page`,
+      request: { method: 'GET', path: `/api/v1/books?skip=${Math.max(0, total - PAGE)}&limit=${PAGE}` },
+    },
     { name: 'get by id', request: { method: 'GET', path: `/api/v1/books/${middleId}` } },
     // An author's full name: about 0.02% of the synthetic books.
-    { name: 'search selective', request: { method: 'GET', path: '/api/v1/books/search?q=eleanor%20whitfield&limit=20' } },
+    {
+      name: 'search selective',
+      request: { method: 'GET', path: '/api/v1/books/search?q=eleanor%20whitfield&limit=20' },
+    },
     // A common word: about 70% of the books match, and the total counts them all. Three
     // characters are one trigram, whose live count in the index is the total.
     { name: 'search unselective', request: { method: 'GET', path: '/api/v1/books/search?q=the&limit=20' } },
@@ -83,7 +100,11 @@ function probesFor(total: number, middleId: string): Probe[] {
     { name: 'search 2 chars', request: { method: 'GET', path: '/api/v1/books/search?q=xu&limit=20' } },
     {
       name: 'create',
-      request: { method: 'POST', path: '/api/v1/books', body: JSON.stringify({ title: 'Scale Test', author: 'Bench', year: 2024 }) },
+      request: {
+        method: 'POST',
+        path: '/api/v1/books',
+        body: JSON.stringify({ title: 'Scale Test', author: 'Bench', year: 2024 }),
+      },
     },
   ];
 }
@@ -105,7 +126,10 @@ interface SizeRecord {
 
 function waitForMessage<T>(child: ChildProcess, type: string, timeoutMs: number): Promise<T> {
   return new Promise((resolvePromise, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no '${type}' from the scale server within ${timeoutMs} ms`)), timeoutMs);
+    const timer = setTimeout(
+      () => reject(new Error(`no '${type}' from the scale server within ${timeoutMs} ms`)),
+      timeoutMs,
+    );
     const onMessage = (message: { type?: string }) => {
       if (message.type !== type) return;
       clearTimeout(timer);
@@ -142,7 +166,10 @@ async function measureSize(size: number, options: Options, pinned: boolean): Pro
   const child = startProcess({
     command: process.execPath,
     args: ['--expose-gc', '--import', 'tsx', 'bench/scale-server.ts', String(size), String(port)],
-    cwd: APP_DIR, env, cpu: pinned ? SERVER_CPU : undefined, ipc: true,
+    cwd: APP_DIR,
+    env,
+    cpu: pinned ? SERVER_CPU : undefined,
+    ipc: true,
     stdio: ['ignore', 'ignore', 'inherit'], // the request log goes nowhere, as in npm run bench
   });
   try {
@@ -158,7 +185,11 @@ async function measureSize(size: number, options: Options, pinned: boolean): Pro
       // A short warm-up, so the figures are of optimised code.
       await runLoad({ port, request: probe.request, connections: options.connections, duration: 1 });
       const result = await runLoad({
-        port, request: probe.request, connections: options.connections, duration: options.duration, serverPid: child.pid,
+        port,
+        request: probe.request,
+        connections: options.connections,
+        duration: options.duration,
+        serverPid: child.pid,
       });
       const matches = probe.request.path.includes('/search')
         ? (await json<{ total: number }>(port, probe.request.path)).total
@@ -166,11 +197,19 @@ async function measureSize(size: number, options: Options, pinned: boolean): Pro
       probes[probe.name] = { ...result, ...(matches !== undefined && { matches }) };
       console.log(
         `  ${String(size).padStart(8)} ${probe.name.padEnd(18)} p50 ${result.p50.toFixed(3)} ms  p99 ${result.p99.toFixed(3)} ms` +
-          `  ${result.rps.toFixed(0)} req/s` + (matches !== undefined ? `  (${matches} matches)` : '') +
+          `  ${result.rps.toFixed(0)} req/s` +
+          (matches !== undefined ? `  (${matches} matches)` : '') +
           (result.non2xx + result.errors > 0 ? `  (!) non-2xx ${result.non2xx}, errors ${result.errors}` : ''),
       );
     }
-    return { size, fillMs, loadAverageBefore, memoryAfterFill, rssAfterLoad: child.pid ? rssOf(child.pid) : undefined, probes };
+    return {
+      size,
+      fillMs,
+      loadAverageBefore,
+      memoryAfterFill,
+      rssAfterLoad: child.pid ? rssOf(child.pid) : undefined,
+      probes,
+    };
   } finally {
     await stopProcess(child);
   }
@@ -201,10 +240,13 @@ async function main(): Promise<void> {
   installCleanup();
   mkdirSync(dirname(options.json), { recursive: true });
   const perSizeSeconds = 8 * (options.duration + 1 + 1) + 120;
-  const watchdog = setTimeout(() => {
-    console.error('scale benchmark took too long: aborting');
-    process.exit(1);
-  }, options.sizes.length * perSizeSeconds * 2 * 1000);
+  const watchdog = setTimeout(
+    () => {
+      console.error('scale benchmark took too long: aborting');
+      process.exit(1);
+    },
+    options.sizes.length * perSizeSeconds * 2 * 1000,
+  );
   watchdog.unref();
 
   if (!options.skipBuild) buildIfNeeded(APP_DIR);
@@ -222,7 +264,18 @@ async function main(): Promise<void> {
   console.log(report(records));
   writeFileSync(
     options.json,
-    JSON.stringify({ date: new Date().toISOString(), node: process.version, pinned, options, loadAverageAtEnd: loadAverage(), records }, null, 2),
+    JSON.stringify(
+      {
+        date: new Date().toISOString(),
+        node: process.version,
+        pinned,
+        options,
+        loadAverageAtEnd: loadAverage(),
+        records,
+      },
+      null,
+      2,
+    ),
   );
   console.log(`\nload average at the end ${loadAverage().toFixed(2)}; results written to ${options.json}`);
 }

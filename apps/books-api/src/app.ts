@@ -1,5 +1,10 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, {
+  LogController,
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyServerOptions,
+} from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from './config.js';
 import { sendError } from './plugins/errors.js';
@@ -59,7 +64,10 @@ export function serverOptions(logger: FastifyBaseLogger | undefined): FastifySer
     frameworkErrors: (error, request, reply) => {
       reply.header('X-Request-ID', request.id);
       const status = error.statusCode ?? 400;
-      sendError(new HttpError(status >= 500 ? 500 : status, status >= 500 ? 'Internal Server Error' : 'Invalid URL'), reply);
+      sendError(
+        new HttpError(status >= 500 ? 500 : status, status >= 500 ? 'Internal Server Error' : 'Invalid URL'),
+        reply,
+      );
     },
   };
 }

@@ -85,7 +85,11 @@ function readTokenSigning(env: Env): TokenSigningSettings {
     if (path === undefined) throw new ConfigError(variable, 'is required when JWT_ALGORITHM=RS256 (a PEM file)');
     return path;
   };
-  return { algorithm: 'RS256', privateKeyFile: keyFile('JWT_PRIVATE_KEY_FILE'), publicKeyFile: keyFile('JWT_PUBLIC_KEY_FILE') };
+  return {
+    algorithm: 'RS256',
+    privateKeyFile: keyFile('JWT_PRIVATE_KEY_FILE'),
+    publicKeyFile: keyFile('JWT_PUBLIC_KEY_FILE'),
+  };
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;

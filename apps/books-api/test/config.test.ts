@@ -31,7 +31,8 @@ test('a bad value throws an error naming the variable', () => {
   for (const [env, variable] of cases) {
     assert.throws(
       () => loadConfig(env),
-      (error: unknown) => error instanceof ConfigError && error.variable === variable && error.message.includes(variable),
+      (error: unknown) =>
+        error instanceof ConfigError && error.variable === variable && error.message.includes(variable),
       JSON.stringify(env),
     );
   }

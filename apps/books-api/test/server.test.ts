@@ -36,7 +36,8 @@ async function waitForLine(started: Started, pattern: RegExp): Promise<string> {
     const line = started.lines.find((candidate) => pattern.test(candidate));
     if (line !== undefined) return line;
     const result = await Promise.race([once(started.child.stdout!, 'data').then(() => undefined), started.exit]);
-    if (result !== undefined) throw new Error(`server exited (${result.code}) before logging ${pattern}: ${result.stderr}`);
+    if (result !== undefined)
+      throw new Error(`server exited (${result.code}) before logging ${pattern}: ${result.stderr}`);
   }
 }
 
@@ -64,7 +65,9 @@ test('the server exits 1 naming LOG_LEVEL when it is not a level', async () => {
 test('the server answers over HTTP and writes one JSON log line per request', async (t) => {
   const server = await listening();
   t.after(() => server.child.kill('SIGKILL'));
-  const response = await fetch(`http://127.0.0.1:${server.port}/api/v1/books`, { headers: { 'x-request-id': 'log-check-1' } });
+  const response = await fetch(`http://127.0.0.1:${server.port}/api/v1/books`, {
+    headers: { 'x-request-id': 'log-check-1' },
+  });
   assert.equal(response.status, 200);
   assert.equal((await response.json()).total, 3);
   const line = JSON.parse(await waitForLine(server, /log-check-1/));

@@ -32,7 +32,10 @@ function screenshot(page: Page, name: string): Promise<string> {
 }
 
 function row(page: Page, name: string) {
-  return page.getByRole('table', { name: 'Storage accounts' }).getByRole('row').filter({ has: page.getByRole('link', { name, exact: true }) });
+  return page
+    .getByRole('table', { name: 'Storage accounts' })
+    .getByRole('row')
+    .filter({ has: page.getByRole('link', { name, exact: true }) });
 }
 
 before(async () => {
@@ -61,7 +64,10 @@ describe('portal on a Kubernetes cluster, in a browser', () => {
     // Only Ready resource groups are offered; the seeded group that is still Creating is not.
     await page.getByRole('combobox', { name: 'Resource group' }).click();
     const options = await page.getByRole('option').allTextContents();
-    assert.ok(options.some((o) => o.includes('rg-books-dev')), `options: ${options.join(', ')}`);
+    assert.ok(
+      options.some((o) => o.includes('rg-books-dev')),
+      `options: ${options.join(', ')}`,
+    );
     assert.ok(!options.some((o) => o.includes('rg-sandbox-pending')), `options: ${options.join(', ')}`);
     await page.getByRole('option', { name: /rg-books-dev/ }).click();
 
@@ -93,7 +99,10 @@ describe('portal on a Kubernetes cluster, in a browser', () => {
     await page.getByRole('table', { name: 'Events' }).getByText('CreatedExternalResource').waitFor();
     await page.getByText(`https://${name}.blob.core.windows.net/`).first().waitFor();
     const yaml = (await page.getByLabel('The resource as YAML').textContent()) ?? '';
-    assert.ok(yaml.includes('finalizer.managedresource.crossplane.io'), 'the YAML view shows the object as the cluster holds it');
+    assert.ok(
+      yaml.includes('finalizer.managedresource.crossplane.io'),
+      'the YAML view shows the object as the cluster holds it',
+    );
     await screenshot(page, '04-detail-ready');
 
     await page.getByRole('button', { name: 'Delete', exact: true }).click();
@@ -124,7 +133,10 @@ describe('portal on a Kubernetes cluster, in a browser', () => {
 
     standIn.forbid({ verbs: ['create'] });
     await page.getByRole('button', { name: 'Create storage account' }).click();
-    await page.getByRole('alert').filter({ hasText: 'The portal is not allowed to create the storage account' }).waitFor();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: 'The portal is not allowed to create the storage account' })
+      .waitFor();
     await screenshot(page, '07-forbidden');
 
     await standIn.clearFaults();
@@ -148,6 +160,9 @@ describe('portal on a Kubernetes cluster, in a browser', () => {
     const expected = [
       /\/api\/platform\/resources: Failed to load resource: the server responded with a status of (403|409)/,
     ];
-    assert.deepEqual(browser.errors.filter((e) => !expected.some((pattern) => pattern.test(e))), []);
+    assert.deepEqual(
+      browser.errors.filter((e) => !expected.some((pattern) => pattern.test(e))),
+      [],
+    );
   });
 });

@@ -5,7 +5,15 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { ensureProductionBuild, launchBrowser, screenshot, startPortal, waitForStreamedContent, type BrowserSession, type RunningPortal } from './harness';
+import {
+  ensureProductionBuild,
+  launchBrowser,
+  screenshot,
+  startPortal,
+  waitForStreamedContent,
+  type BrowserSession,
+  type RunningPortal,
+} from './harness';
 
 const PHONE = { width: 375, height: 812 };
 
@@ -42,7 +50,10 @@ before(async () => {
 afterEach(async () => {
   const errors = browser.errors
     .splice(0)
-    .filter((error) => ![...expectedNotFound].some((url) => error.startsWith(`${url}: `) && error.includes('404 (Not Found)')));
+    .filter(
+      (error) =>
+        ![...expectedNotFound].some((url) => error.startsWith(`${url}: `) && error.includes('404 (Not Found)')),
+    );
   await Promise.all(pages.splice(0).map((page) => page.close()));
   assert.deepEqual(errors, [], 'the browser console reported errors');
 });
@@ -186,7 +197,10 @@ describe('portal in development mode', () => {
     await assertNoHorizontalOverflow(page);
     await screenshot(page, 'phone-landing');
     await page.getByRole('button', { name: 'Open navigation' }).click();
-    const drawerLink = page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Catalog' }).first();
+    const drawerLink = page
+      .getByRole('navigation', { name: 'Main navigation' })
+      .getByRole('link', { name: 'Catalog' })
+      .first();
     await drawerLink.waitFor({ state: 'visible' });
     // Let the slide-in finish so the screenshot shows the open drawer, not a frame of the animation.
     await page.waitForFunction(() => {

@@ -59,7 +59,8 @@ const CUSTOM_RESOURCE_FIELD_SELECTORS = ['metadata.name', 'metadata.namespace'] 
 
 function generateName(prefix: string): string {
   let suffix = '';
-  for (let i = 0; i < GENERATED_SUFFIX_LENGTH; i += 1) suffix += GENERATED_ALPHABET[randomInt(GENERATED_ALPHABET.length)];
+  for (let i = 0; i < GENERATED_SUFFIX_LENGTH; i += 1)
+    suffix += GENERATED_ALPHABET[randomInt(GENERATED_ALPHABET.length)];
   return `${prefix.slice(0, MAX_GENERATED_PREFIX)}${suffix}`;
 }
 
@@ -72,15 +73,25 @@ function dryRunRequested(query: URLSearchParams, kind: 'CreateOptions' | 'Delete
       422,
       'Invalid',
       `${kind}.meta.k8s.io "" is invalid: dryRun: Unsupported value: []string{${unsupported.map((v) => JSON.stringify(v)).join(', ')}}: supported values: "All"`,
-      { group: 'meta.k8s.io', kind, causes: [{ reason: 'FieldValueNotSupported', message: 'Unsupported value', field: 'dryRun' }] },
+      {
+        group: 'meta.k8s.io',
+        kind,
+        causes: [{ reason: 'FieldValueNotSupported', message: 'Unsupported value', field: 'dryRun' }],
+      },
     );
   }
   return true;
 }
 
-function listOf(def: ResourceDef, items: KubeObject[], resourceVersion: string, query: URLSearchParams): Record<string, unknown> {
+function listOf(
+  def: ResourceDef,
+  items: KubeObject[],
+  resourceVersion: string,
+  query: URLSearchParams,
+): Record<string, unknown> {
   const limit = Number(query.get('limit') ?? 0);
-  const start = Number(query.get('continue') ? Buffer.from(query.get('continue') ?? '', 'base64url').toString() : 0) || 0;
+  const start =
+    Number(query.get('continue') ? Buffer.from(query.get('continue') ?? '', 'base64url').toString() : 0) || 0;
   const page = limit > 0 ? items.slice(start, start + limit) : items.slice(start);
   const remaining = items.length - start - page.length;
   return {
@@ -88,7 +99,9 @@ function listOf(def: ResourceDef, items: KubeObject[], resourceVersion: string, 
     kind: `${def.kind}List`,
     metadata: {
       resourceVersion,
-      ...(remaining > 0 ? { continue: Buffer.from(String(start + page.length)).toString('base64url'), remainingItemCount: remaining } : {}),
+      ...(remaining > 0
+        ? { continue: Buffer.from(String(start + page.length)).toString('base64url'), remainingItemCount: remaining }
+        : {}),
     },
     items: page,
   };
@@ -106,7 +119,10 @@ export class KubeApi {
     const { method, segments } = request;
     const [root, ...rest] = segments;
     if (segments.length === 0 && method === 'GET') {
-      return { status: 200, body: { paths: ['/api', '/api/v1', '/apis', '/healthz', '/livez', '/readyz', '/version'] } };
+      return {
+        status: 200,
+        body: { paths: ['/api', '/api/v1', '/apis', '/healthz', '/livez', '/readyz', '/version'] },
+      };
     }
     if (root === 'version' && rest.length === 0 && method === 'GET') return { status: 200, body: VERSION_INFO };
     if (root === 'api') return this.core(request, rest);
@@ -142,7 +158,12 @@ export class KubeApi {
       .list(EVENTS, namespace)
       .filter((e) => matches(fields, (key) => fieldValue(e, key)))
       .filter((e) => matches(labels, (key) => e.metadata.labels?.[key]));
-    return { status: 200, body: listOf(EVENTS, items, this.store.currentRevision(), request.query), verb: 'list', resource: 'events' };
+    return {
+      status: 200,
+      body: listOf(EVENTS, items, this.store.currentRevision(), request.query),
+      verb: 'list',
+      resource: 'events',
+    };
   }
 
   private getEvent(request: ApiRequest, namespace: string, name: string): ApiResponse {
@@ -192,7 +213,12 @@ export class KubeApi {
       .list(def)
       .filter((o) => matches(fields, (key) => fieldValue(o, key)))
       .filter((o) => matches(labels, (key) => o.metadata.labels?.[key]));
-    return { status: 200, body: listOf(def, items, this.store.currentRevision(), request.query), verb: 'list', resource: def.plural };
+    return {
+      status: 200,
+      body: listOf(def, items, this.store.currentRevision(), request.query),
+      verb: 'list',
+      resource: def.plural,
+    };
   }
 
   private get(def: ResourceDef, name: string): ApiResponse {
@@ -211,21 +237,29 @@ export class KubeApi {
       parsed = JSON.parse(raw);
     } catch (error) {
       const reason = error instanceof Error ? error.message : 'invalid JSON';
-      throw badRequest(`the object provided is unrecognized (must be of type ${def.kind}): couldn't get version/kind; json parse error: ${reason}`);
+      throw badRequest(
+        `the object provided is unrecognized (must be of type ${def.kind}): couldn't get version/kind; json parse error: ${reason}`,
+      );
     }
     if (!isRecord(parsed)) {
-      throw badRequest(`the object provided is unrecognized (must be of type ${def.kind}): couldn't get version/kind; json parse error: json: cannot unmarshal ${Array.isArray(parsed) ? 'array' : typeof parsed} into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }`);
+      throw badRequest(
+        `the object provided is unrecognized (must be of type ${def.kind}): couldn't get version/kind; json parse error: json: cannot unmarshal ${Array.isArray(parsed) ? 'array' : typeof parsed} into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }`,
+      );
     }
     if (typeof parsed['kind'] !== 'string' || parsed['kind'] === '') {
       throw badRequest(`Object 'Kind' is missing in '${raw.slice(0, 1024)}'`);
     }
     const apiVersion = typeof parsed['apiVersion'] === 'string' ? parsed['apiVersion'] : '';
     if (apiVersion !== apiVersionOf(def)) {
-      throw badRequest(`the API version in the data (${apiVersion}) does not match the expected API version (${apiVersionOf(def)})`);
+      throw badRequest(
+        `the API version in the data (${apiVersion}) does not match the expected API version (${apiVersionOf(def)})`,
+      );
     }
     const metadata = parsed['metadata'] ?? {};
     if (!isRecord(metadata)) {
-      throw badRequest(`unable to decode metadata: json: cannot unmarshal ${typeof metadata} into Go struct field ObjectMeta of type v1.ObjectMeta`);
+      throw badRequest(
+        `unable to decode metadata: json: cannot unmarshal ${typeof metadata} into Go struct field ObjectMeta of type v1.ObjectMeta`,
+      );
     }
     return { ...parsed, apiVersion, kind: parsed['kind'], metadata } as KubeObject;
   }
@@ -238,7 +272,9 @@ export class KubeApi {
     const requestedName = typeof metadata.name === 'string' ? metadata.name : '';
     const prefix = typeof metadata.generateName === 'string' ? metadata.generateName : '';
     if (!requestedName && !prefix) {
-      throw invalid(def, '', [{ type: 'FieldValueRequired', field: 'metadata.name', detail: 'name or generateName is required' }]);
+      throw invalid(def, '', [
+        { type: 'FieldValueRequired', field: 'metadata.name', detail: 'name or generateName is required' },
+      ]);
     }
     const name = requestedName || generateName(prefix);
     const errors = validateNewObject(def, object);
@@ -264,7 +300,19 @@ export class KubeApi {
     const stored: KubeObject = {
       ...withoutStatus,
       metadata: {
-        ...Object.fromEntries(Object.entries(metadata).filter(([k]) => !['namespace', 'resourceVersion', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'managedFields', 'selfLink'].includes(k))),
+        ...Object.fromEntries(
+          Object.entries(metadata).filter(
+            ([k]) =>
+              ![
+                'namespace',
+                'resourceVersion',
+                'deletionTimestamp',
+                'deletionGracePeriodSeconds',
+                'managedFields',
+                'selfLink',
+              ].includes(k),
+          ),
+        ),
         name,
         uid: randomUUID(),
         generation: 1,
@@ -304,7 +352,14 @@ export class KubeApi {
     const merged = mergePatch(current, patch) as KubeObject;
     if (!isRecord(merged['metadata'])) merged.metadata = {};
     if (merged.metadata.name !== name) {
-      throw invalid(def, name, [{ type: 'FieldValueInvalid', field: 'metadata.name', value: merged.metadata.name, detail: 'field is immutable' }]);
+      throw invalid(def, name, [
+        {
+          type: 'FieldValueInvalid',
+          field: 'metadata.name',
+          value: merged.metadata.name,
+          detail: 'field is immutable',
+        },
+      ]);
     }
     // Server-owned fields and the status subresource are not changed through the main resource.
     const patched: KubeObject = {
@@ -346,7 +401,13 @@ export class KubeApi {
       if (!dryRun) this.store.remove(def, name);
       return {
         status: 200,
-        body: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details: { name, group: def.group, kind: def.plural, uid: object.metadata.uid } },
+        body: {
+          kind: 'Status',
+          apiVersion: 'v1',
+          metadata: {},
+          status: 'Success',
+          details: { name, group: def.group, kind: def.plural, uid: object.metadata.uid },
+        },
         verb: 'delete',
         resource: def.plural,
       };

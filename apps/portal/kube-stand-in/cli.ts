@@ -40,7 +40,9 @@ const standIn = await startStandIn({
 
 const kubeconfigPath = values.kubeconfig ?? process.env['STAND_IN_KUBECONFIG'];
 if (kubeconfigPath) standIn.writeKubeconfig(kubeconfigPath);
-console.log(JSON.stringify({ url: standIn.url, kubeconfig: kubeconfigPath ?? null, control: `${standIn.url}/__stand-in/state` }));
+console.log(
+  JSON.stringify({ url: standIn.url, kubeconfig: kubeconfigPath ?? null, control: `${standIn.url}/__stand-in/state` }),
+);
 
 const shutdown = (): void => {
   void standIn.close().then(() => process.exit(0));

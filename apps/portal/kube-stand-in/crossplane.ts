@@ -46,7 +46,13 @@ export function conditionOf(object: KubeObject, type: string): Condition | undef
 }
 
 /** Sets a condition; like Crossplane, lastTransitionTime only moves when the status changes. */
-export function setCondition(object: KubeObject, type: string, status: ConditionStatus, reason: string, message?: string): void {
+export function setCondition(
+  object: KubeObject,
+  type: string,
+  status: ConditionStatus,
+  reason: string,
+  message?: string,
+): void {
   const conditions = conditionsOf(object);
   const previous = conditions.find((c) => c.type === type);
   const next: Condition = {
@@ -154,7 +160,13 @@ export class SimulatedCrossplane {
       setCondition(object, 'Synced', 'False', 'ReconcileError', `${phase} failed: ${failure}`);
       if (!alreadyCreated) setCondition(object, 'Ready', 'False', 'Creating');
       const stored = this.store.put(def, object);
-      this.recorder.record(def, stored, 'Warning', alreadyCreated ? 'CannotObserveExternalResource' : 'CannotCreateExternalResource', failure);
+      this.recorder.record(
+        def,
+        stored,
+        'Warning',
+        alreadyCreated ? 'CannotObserveExternalResource' : 'CannotCreateExternalResource',
+        failure,
+      );
       this.schedule(this.options.timing.retryDelayMs, () => this.reconcile(def, name));
       return;
     }
@@ -166,7 +178,13 @@ export class SimulatedCrossplane {
       setCondition(object, 'Synced', 'True', 'ReconcileSuccess');
       setCondition(object, 'Ready', 'False', 'Creating');
       const stored = this.store.put(def, object);
-      this.recorder.record(def, stored, 'Normal', 'CreatedExternalResource', 'Successfully requested creation of external resource');
+      this.recorder.record(
+        def,
+        stored,
+        'Normal',
+        'CreatedExternalResource',
+        'Successfully requested creation of external resource',
+      );
       this.schedule(this.options.timing.readyDelayMs, () => this.reconcile(def, name));
       return;
     }
@@ -186,7 +204,13 @@ export class SimulatedCrossplane {
       setCondition(object, 'Ready', 'False', 'Deleting');
       setCondition(object, 'Synced', 'True', 'ReconcileSuccess');
       const stored = this.store.put(def, object);
-      this.recorder.record(def, stored, 'Normal', 'DeletedExternalResource', 'Successfully requested deletion of external resource');
+      this.recorder.record(
+        def,
+        stored,
+        'Normal',
+        'DeletedExternalResource',
+        'Successfully requested deletion of external resource',
+      );
       this.schedule(this.options.timing.deleteDelayMs, () => this.reconcile(def, name));
       return;
     }

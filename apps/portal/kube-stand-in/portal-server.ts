@@ -69,7 +69,9 @@ export async function startPortalServer(options: PortalServerOptions): Promise<P
       NODE_ENV: 'production',
       NEXT_TELEMETRY_DISABLED: '1',
       PORTAL_PORT: String(port),
-      ...(options.kubeconfigPath === undefined ? {} : { PORTAL_MOCK_PLATFORM: 'false', KUBECONFIG: options.kubeconfigPath }),
+      ...(options.kubeconfigPath === undefined
+        ? {}
+        : { PORTAL_MOCK_PLATFORM: 'false', KUBECONFIG: options.kubeconfigPath }),
       ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

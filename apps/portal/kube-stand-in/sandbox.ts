@@ -40,23 +40,31 @@ const deleteDelayMs = delay('STAND_IN_DELETE_DELAY_MS');
 
 if (!hasProductionBuild()) {
   console.error('[sandbox] no production build yet: running npm run portal:build');
-  const build = spawnSync('npm', ['run', 'build', '--workspace', 'apps/portal'], { stdio: 'inherit', cwd: new URL('../../..', import.meta.url) });
+  const build = spawnSync('npm', ['run', 'build', '--workspace', 'apps/portal'], {
+    stdio: 'inherit',
+    cwd: new URL('../../..', import.meta.url),
+  });
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 
 const standIn = await startStandIn({
   port: standInPort,
-  timing: { ...(readyDelayMs === undefined ? {} : { readyDelayMs }), ...(deleteDelayMs === undefined ? {} : { deleteDelayMs }) },
+  timing: {
+    ...(readyDelayMs === undefined ? {} : { readyDelayMs }),
+    ...(deleteDelayMs === undefined ? {} : { deleteDelayMs }),
+  },
 });
 const directory = mkdtempSync(join(tmpdir(), 'portal-sandbox-'));
 const kubeconfigPath = join(directory, 'kubeconfig');
 standIn.writeKubeconfig(kubeconfigPath);
 
-const portal = await startPortalServer({ kubeconfigPath, port: portalPort, echo: true }).catch(async (error: unknown) => {
-  console.error(`[sandbox] ${error instanceof Error ? error.message : String(error)}`);
-  await standIn.close();
-  process.exit(1);
-});
+const portal = await startPortalServer({ kubeconfigPath, port: portalPort, echo: true }).catch(
+  async (error: unknown) => {
+    console.error(`[sandbox] ${error instanceof Error ? error.message : String(error)}`);
+    await standIn.close();
+    process.exit(1);
+  },
+);
 
 console.log(`
 Portal sandbox: the portal's production server on a simulated cluster.

@@ -37,7 +37,10 @@ export function parseLabelSelector(text: string | null): Selector {
   return splitTopLevel(text).map((part) => {
     const setMatch = /^([^\s!=]+)\s+(in|notin)\s+\(([^)]*)\)$/.exec(part);
     if (setMatch) {
-      const values = (setMatch[3] ?? '').split(',').map((v) => v.trim()).filter(Boolean);
+      const values = (setMatch[3] ?? '')
+        .split(',')
+        .map((v) => v.trim())
+        .filter(Boolean);
       return { key: setMatch[1] ?? '', operator: setMatch[2] as Operator, values };
     }
     const opMatch = /^([^\s!=]+)\s*(==|=|!=)\s*([^\s!=]*)$/.exec(part);

@@ -103,7 +103,10 @@ function seedResourceGroup(store: ObjectStore, seed: SeedResourceGroup, subscrip
   if (seed.ready) {
     setCondition(group, 'Synced', 'True', 'ReconcileSuccess');
     setCondition(group, 'Ready', 'True', 'Available');
-    group.status = { ...group.status, atProvider: { id: `/subscriptions/${subscriptionId}/resourceGroups/${seed.name}`, location: seed.location } };
+    group.status = {
+      ...group.status,
+      atProvider: { id: `/subscriptions/${subscriptionId}/resourceGroups/${seed.name}`, location: seed.location },
+    };
   } else {
     setCondition(group, 'Synced', 'True', 'ReconcileSuccess');
     setCondition(group, 'Ready', 'False', 'Creating');
@@ -180,14 +183,31 @@ export async function startStandIn(options: StandInOptions = {}): Promise<StandI
     }
     if (topic === 'faults' && req.method === 'PUT') {
       if (input['unreachable'] === 'refuse') {
-        return send(res, 400, { error: 'unreachable "refuse" closes this control API too; use "reset" here or the programmatic handle' });
+        return send(res, 400, {
+          error: 'unreachable "refuse" closes this control API too; use "reset" here or the programmatic handle',
+        });
       }
       const forbiddenRule = input['forbidden'];
       faults = {
-        forbidden: isRecord(forbiddenRule) && Array.isArray(forbiddenRule['verbs']) ? (forbiddenRule as unknown as ForbiddenRule) : forbiddenRule === null ? null : faults.forbidden,
-        unreachable: input['unreachable'] === 'reset' ? 'reset' : input['unreachable'] === null || input['unreachable'] === false ? null : faults.unreachable,
-        conflictOnCreate: typeof input['conflictOnCreate'] === 'boolean' ? input['conflictOnCreate'] : faults.conflictOnCreate,
-        denyingPolicy: isDenyingPolicy(input['denyingPolicy']) ? input['denyingPolicy'] : input['denyingPolicy'] === null ? null : faults.denyingPolicy,
+        forbidden:
+          isRecord(forbiddenRule) && Array.isArray(forbiddenRule['verbs'])
+            ? (forbiddenRule as unknown as ForbiddenRule)
+            : forbiddenRule === null
+              ? null
+              : faults.forbidden,
+        unreachable:
+          input['unreachable'] === 'reset'
+            ? 'reset'
+            : input['unreachable'] === null || input['unreachable'] === false
+              ? null
+              : faults.unreachable,
+        conflictOnCreate:
+          typeof input['conflictOnCreate'] === 'boolean' ? input['conflictOnCreate'] : faults.conflictOnCreate,
+        denyingPolicy: isDenyingPolicy(input['denyingPolicy'])
+          ? input['denyingPolicy']
+          : input['denyingPolicy'] === null
+            ? null
+            : faults.denyingPolicy,
       };
       return send(res, 200, { faults });
     }
@@ -212,7 +232,14 @@ export async function startStandIn(options: StandInOptions = {}): Promise<StandI
     }
     const method = req.method ?? 'GET';
     const record = (status: number, verb?: Verb, resource?: string): void => {
-      requests.push({ method, path: url.pathname, query: url.search, status, ...(verb ? { verb } : {}), ...(resource ? { resource } : {}) });
+      requests.push({
+        method,
+        path: url.pathname,
+        query: url.search,
+        status,
+        ...(verb ? { verb } : {}),
+        ...(resource ? { resource } : {}),
+      });
       log(`${method} ${url.pathname}${url.search} ${status}`);
     };
     if (UNAUTHENTICATED_PATHS.has(url.pathname) && method === 'GET') {
@@ -233,7 +260,8 @@ export async function startStandIn(options: StandInOptions = {}): Promise<StandI
       send(res, answer.status, answer.body);
     } catch (error) {
       if (!(error instanceof StatusError)) log(`stand-in bug on ${method} ${url.pathname}: ${String(error)}`);
-      const status = error instanceof StatusError ? error : new StatusError(500, 'InternalError', 'Internal error occurred');
+      const status =
+        error instanceof StatusError ? error : new StatusError(500, 'InternalError', 'Internal error occurred');
       record(status.code);
       send(res, status.code, status.toStatus());
     }

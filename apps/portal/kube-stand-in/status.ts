@@ -117,7 +117,13 @@ export function unauthorized(): StatusError {
   return new StatusError(401, 'Unauthorized', 'Unauthorized');
 }
 
-export function forbidden(user: string, verb: string, def: ResourceDef, name?: string, namespace?: string): StatusError {
+export function forbidden(
+  user: string,
+  verb: string,
+  def: ResourceDef,
+  name?: string,
+  namespace?: string,
+): StatusError {
   const subject = name ? `${qualifiedResource(def)} "${name}"` : qualifiedResource(def);
   const scope = namespace ? `in the namespace "${namespace}"` : 'at the cluster scope';
   return new StatusError(
@@ -129,7 +135,12 @@ export function forbidden(user: string, verb: string, def: ResourceDef, name?: s
 }
 
 export function methodNotAllowed(): StatusError {
-  return new StatusError(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource', {});
+  return new StatusError(
+    405,
+    'MethodNotAllowed',
+    'the server does not allow this method on the requested resource',
+    {},
+  );
 }
 
 export function unsupportedMediaType(): StatusError {

@@ -27,7 +27,12 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
 export function validateObjectName(name: string, field = 'metadata.name'): FieldError[] {
   const errors: FieldError[] = [];
   if (name.length > MAX_NAME_LENGTH) {
-    errors.push({ type: 'FieldValueInvalid', field, value: name, detail: `must be no more than ${MAX_NAME_LENGTH} characters` });
+    errors.push({
+      type: 'FieldValueInvalid',
+      field,
+      value: name,
+      detail: `must be no more than ${MAX_NAME_LENGTH} characters`,
+    });
   }
   if (!DNS1123_SUBDOMAIN.test(name)) {
     errors.push({ type: 'FieldValueInvalid', field, value: name, detail: DNS1123_SUBDOMAIN_MESSAGE });
@@ -52,12 +57,24 @@ function validateQualifiedKey(key: string, field: string): FieldError[] {
 function validateStringMap(value: unknown, field: string): FieldError[] {
   if (value === undefined || value === null) return [];
   if (!isRecord(value)) {
-    return [{ type: 'FieldValueTypeInvalid', field, value: typeof value, detail: `${field} in body must be of type object: "${typeof value}"` }];
+    return [
+      {
+        type: 'FieldValueTypeInvalid',
+        field,
+        value: typeof value,
+        detail: `${field} in body must be of type object: "${typeof value}"`,
+      },
+    ];
   }
   const errors: FieldError[] = [];
   for (const [key, v] of Object.entries(value)) {
     if (typeof v !== 'string') {
-      errors.push({ type: 'FieldValueTypeInvalid', field: `${field}.${key}`, value: typeof v, detail: `${field}.${key} in body must be of type string: "${typeof v}"` });
+      errors.push({
+        type: 'FieldValueTypeInvalid',
+        field: `${field}.${key}`,
+        value: typeof v,
+        detail: `${field}.${key} in body must be of type string: "${typeof v}"`,
+      });
     }
   }
   return errors;
@@ -70,7 +87,12 @@ function validateLabels(labels: unknown): FieldError[] {
   for (const [key, value] of Object.entries(labels as Record<string, string>)) {
     errors.push(...validateQualifiedKey(key, 'metadata.labels'));
     if (value.length > MAX_LABEL_VALUE_LENGTH) {
-      errors.push({ type: 'FieldValueInvalid', field: 'metadata.labels', value, detail: `must be no more than ${MAX_LABEL_VALUE_LENGTH} characters` });
+      errors.push({
+        type: 'FieldValueInvalid',
+        field: 'metadata.labels',
+        value,
+        detail: `must be no more than ${MAX_LABEL_VALUE_LENGTH} characters`,
+      });
     }
     if (!LABEL_VALUE.test(value)) {
       errors.push({ type: 'FieldValueInvalid', field: 'metadata.labels', value, detail: LABEL_VALUE_MESSAGE });
@@ -89,7 +111,11 @@ function validateAnnotations(annotations: unknown): FieldError[] {
     total += key.length + value.length;
   }
   if (total > TOTAL_ANNOTATION_SIZE_LIMIT) {
-    errors.push({ type: 'FieldValueTooLong', field: 'metadata.annotations', detail: `may not be more than ${TOTAL_ANNOTATION_SIZE_LIMIT} bytes` });
+    errors.push({
+      type: 'FieldValueTooLong',
+      field: 'metadata.annotations',
+      detail: `may not be more than ${TOTAL_ANNOTATION_SIZE_LIMIT} bytes`,
+    });
   }
   return errors;
 }
@@ -104,11 +130,25 @@ function typeOfJson(value: unknown): string {
 function validateSpec(def: ResourceDef, spec: unknown): FieldError[] {
   if (spec === undefined) return [{ type: 'FieldValueRequired', field: 'spec', detail: '' }];
   if (!isRecord(spec)) {
-    return [{ type: 'FieldValueTypeInvalid', field: 'spec', value: typeOfJson(spec), detail: `spec in body must be of type object: "${typeOfJson(spec)}"` }];
+    return [
+      {
+        type: 'FieldValueTypeInvalid',
+        field: 'spec',
+        value: typeOfJson(spec),
+        detail: `spec in body must be of type object: "${typeOfJson(spec)}"`,
+      },
+    ];
   }
   const forProvider = spec['forProvider'];
   if (forProvider !== undefined && !isRecord(forProvider)) {
-    return [{ type: 'FieldValueTypeInvalid', field: 'spec.forProvider', value: typeOfJson(forProvider), detail: `spec.forProvider in body must be of type object: "${typeOfJson(forProvider)}"` }];
+    return [
+      {
+        type: 'FieldValueTypeInvalid',
+        field: 'spec.forProvider',
+        value: typeOfJson(forProvider),
+        detail: `spec.forProvider in body must be of type object: "${typeOfJson(forProvider)}"`,
+      },
+    ];
   }
   const params = forProvider ?? {};
   const errors: FieldError[] = [];
@@ -119,17 +159,29 @@ function validateSpec(def: ResourceDef, spec: unknown): FieldError[] {
     const matches = expected === actual || (expected === 'number' && actual === 'integer');
     if (!matches) {
       const field = `spec.forProvider.${param}`;
-      errors.push({ type: 'FieldValueTypeInvalid', field, value: actual, detail: `${field} in body must be of type ${expected}: "${actual}"` });
+      errors.push({
+        type: 'FieldValueTypeInvalid',
+        field,
+        value: actual,
+        detail: `${field} in body must be of type ${expected}: "${actual}"`,
+      });
     }
   }
   // Upjet's generated CRDs express required parameters as CEL rules on spec, so the error names spec.
-  const managementPolicies = Array.isArray(spec['managementPolicies']) ? (spec['managementPolicies'] as unknown[]) : ['*'];
+  const managementPolicies = Array.isArray(spec['managementPolicies'])
+    ? (spec['managementPolicies'] as unknown[])
+    : ['*'];
   const createsOrUpdates = ['*', 'Create', 'Update'].some((p) => managementPolicies.includes(p));
   const initProvider = isRecord(spec['initProvider']) ? spec['initProvider'] : {};
   if (createsOrUpdates) {
     for (const param of def.requiredParameters) {
       if (params[param] === undefined && initProvider[param] === undefined) {
-        errors.push({ type: 'FieldValueInvalid', field: 'spec', value: 'object', detail: `spec.forProvider.${param} is a required parameter` });
+        errors.push({
+          type: 'FieldValueInvalid',
+          field: 'spec',
+          value: 'object',
+          detail: `spec.forProvider.${param} is a required parameter`,
+        });
       }
     }
   }

@@ -31,7 +31,11 @@ export async function startTestCluster(options: StandInOptions = {}): Promise<Te
 }
 
 /** Polls until `check` returns a value (not undefined), failing with the last observation. */
-export async function eventually<T>(check: () => Promise<T | undefined> | T | undefined, what: string, timeoutMs = 10_000): Promise<T> {
+export async function eventually<T>(
+  check: () => Promise<T | undefined> | T | undefined,
+  what: string,
+  timeoutMs = 10_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   for (;;) {

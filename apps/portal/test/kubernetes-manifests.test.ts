@@ -18,7 +18,9 @@ interface Manifest {
 }
 
 function loadManifests(): Manifest[] {
-  const kustomization = parseAllDocuments(readFileSync(`${deployDir}kustomization.yaml`, 'utf8'))[0]?.toJS() as { resources: string[] };
+  const kustomization = parseAllDocuments(readFileSync(`${deployDir}kustomization.yaml`, 'utf8'))[0]?.toJS() as {
+    resources: string[];
+  };
   return kustomization.resources.flatMap((file) =>
     parseAllDocuments(readFileSync(`${deployDir}${file}`, 'utf8')).map((doc) => {
       expect(doc.errors, `${file} parses`).toEqual([]);
@@ -54,7 +56,8 @@ interface PodSpec {
 }
 
 const deployments = manifests.filter((m) => m.kind === 'Deployment');
-const podSpec = (deployment: Manifest): PodSpec => (deployment['spec'] as { template: { spec: PodSpec } }).template.spec;
+const podSpec = (deployment: Manifest): PodSpec =>
+  (deployment['spec'] as { template: { spec: PodSpec } }).template.spec;
 
 interface Rule {
   apiGroups: string[];
@@ -66,7 +69,11 @@ interface Rule {
 
 function permissions(rules: Rule[]): string[] {
   return rules
-    .flatMap((rule) => rule.apiGroups.flatMap((group) => rule.resources.flatMap((resource) => rule.verbs.map((verb) => `${group}/${resource}:${verb}`))))
+    .flatMap((rule) =>
+      rule.apiGroups.flatMap((group) =>
+        rule.resources.flatMap((resource) => rule.verbs.map((verb) => `${group}/${resource}:${verb}`)),
+      ),
+    )
     .sort();
 }
 
@@ -86,8 +93,14 @@ describe('Kubernetes manifests', () => {
     const binding = find('ClusterRoleBinding', 'books-portal');
     const portal = find('Deployment', 'books-portal');
     const account = find('ServiceAccount', podSpec(portal).serviceAccountName ?? '');
-    expect(binding['roleRef']).toEqual({ apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'books-portal' });
-    expect(binding['subjects']).toEqual([{ kind: 'ServiceAccount', name: account.metadata.name, namespace: portal.metadata.namespace }]);
+    expect(binding['roleRef']).toEqual({
+      apiGroup: 'rbac.authorization.k8s.io',
+      kind: 'ClusterRole',
+      name: 'books-portal',
+    });
+    expect(binding['subjects']).toEqual([
+      { kind: 'ServiceAccount', name: account.metadata.name, namespace: portal.metadata.namespace },
+    ]);
     expect(account.metadata.namespace).toBe(portal.metadata.namespace);
   });
 
@@ -95,7 +108,10 @@ describe('Kubernetes manifests', () => {
     expect(deployments.map((d) => d.metadata.name).sort()).toEqual(['books-api', 'books-portal']);
     for (const deployment of deployments) {
       const spec = podSpec(deployment);
-      expect(spec.securityContext, deployment.metadata.name).toMatchObject({ runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } });
+      expect(spec.securityContext, deployment.metadata.name).toMatchObject({
+        runAsNonRoot: true,
+        seccompProfile: { type: 'RuntimeDefault' },
+      });
       expect(Number(spec.securityContext?.['runAsUser'])).toBeGreaterThan(0);
       for (const container of spec.containers) {
         expect(container.securityContext, container.name).toEqual({
@@ -116,7 +132,9 @@ describe('Kubernetes manifests', () => {
       const mounted = spec.containers.flatMap((c) => (c.volumeMounts ?? []).map((m) => m.name));
       expect([...volumes.keys()].sort()).toEqual([...new Set(mounted)].sort());
     }
-    const portalMounts = podSpec(find('Deployment', 'books-portal')).containers[0]?.volumeMounts?.map((m) => m.mountPath);
+    const portalMounts = podSpec(find('Deployment', 'books-portal')).containers[0]?.volumeMounts?.map(
+      (m) => m.mountPath,
+    );
     expect(portalMounts).toContain('/app/apps/portal/.next/cache');
   });
 
@@ -141,7 +159,8 @@ describe('Kubernetes manifests', () => {
     for (const service of manifests.filter((m) => m.kind === 'Service')) {
       const spec = service['spec'] as { selector: Record<string, string>; ports: { targetPort: string }[] };
       const target = deployments.find((d) => {
-        const labels = (d['spec'] as { template: { metadata: { labels: Record<string, string> } } }).template.metadata.labels;
+        const labels = (d['spec'] as { template: { metadata: { labels: Record<string, string> } } }).template.metadata
+          .labels;
         return Object.entries(spec.selector).every(([k, v]) => labels[k] === v);
       });
       expect(target, `${service.metadata.name} selects a deployment`).toBeDefined();

@@ -86,7 +86,11 @@ describe('platform API on a Kubernetes cluster', () => {
     const { items } = await json<{ items: { name: string; ready: boolean; location?: string }[] }>(response);
     const readyInCluster = cluster.standIn
       .resourceGroups()
-      .filter((g) => (g.status?.['conditions'] as { type: string; status: string }[]).some((c) => c.type === 'Ready' && c.status === 'True'))
+      .filter((g) =>
+        (g.status?.['conditions'] as { type: string; status: string }[]).some(
+          (c) => c.type === 'Ready' && c.status === 'True',
+        ),
+      )
       .map((g) => g.metadata.name);
     expect(items.map((g) => g.name).sort()).toEqual(readyInCluster.sort());
     expect(items.map((g) => g.name)).not.toContain('rg-sandbox-pending');
@@ -119,7 +123,10 @@ describe('platform API on a Kubernetes cluster', () => {
   it('POST creates an Account with a generated name, labels and request annotations, and it becomes Ready', async () => {
     const { resources } = await routes();
     const response = await resources.POST(
-      post(request(), '/api/platform/resources', { 'x-request-id': 'req-create-0001', 'x-forwarded-email': 'dev@books.example' }),
+      post(request(), '/api/platform/resources', {
+        'x-request-id': 'req-create-0001',
+        'x-forwarded-email': 'dev@books.example',
+      }),
     );
     expect(response.status).toBe(201);
     const { item } = await json<{ item: Item }>(response);
@@ -144,7 +151,9 @@ describe('platform API on a Kubernetes cluster', () => {
       return answer.item.state === 'Ready' ? answer.item : undefined;
     }, 'the account to become Ready');
     expect(ready.observed.primaryBlobEndpoint).toBe(`https://${item.name}.blob.core.windows.net/`);
-    expect(ready.observed.id).toContain(`/resourceGroups/rg-books-dev/providers/Microsoft.Storage/storageAccounts/${item.name}`);
+    expect(ready.observed.id).toContain(
+      `/resourceGroups/rg-books-dev/providers/Microsoft.Storage/storageAccounts/${item.name}`,
+    );
     expect(ready.conditions).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ type: 'Synced', status: 'True', reason: 'ReconcileSuccess' }),
@@ -219,10 +228,15 @@ describe('platform API on a Kubernetes cluster', () => {
     const { resources } = await routes();
     expect((await resources.POST(post(request({ name: 'stdelete01' })))).status).toBe(201);
     await eventually(
-      () => (cluster.standIn.accounts().find((a) => a.metadata.name === 'stdelete01')?.metadata.finalizers?.length ? true : undefined),
+      () =>
+        cluster.standIn.accounts().find((a) => a.metadata.name === 'stdelete01')?.metadata.finalizers?.length
+          ? true
+          : undefined,
       'the provider finalizer',
     );
-    const response = await resources.DELETE(del('stdelete01', { 'x-request-id': 'req-delete-0001', 'x-forwarded-user': 'alice' }));
+    const response = await resources.DELETE(
+      del('stdelete01', { 'x-request-id': 'req-delete-0001', 'x-forwarded-user': 'alice' }),
+    );
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ item: { name: 'stdelete01' } });
 
@@ -315,6 +329,8 @@ describe('platform API on a Kubernetes cluster', () => {
     const { resources } = await routes();
     const response = await resources.GET(get('/api/platform/resources'));
     expect(response.status).toBe(503);
-    expect((await json<{ error: string }>(response)).error).toMatch(/^The platform cluster configuration cannot be read|not configured/);
+    expect((await json<{ error: string }>(response)).error).toMatch(
+      /^The platform cluster configuration cannot be read|not configured/,
+    );
   });
 });

@@ -16,7 +16,14 @@ export interface CapturedResponse {
 }
 
 /** Headers every HTTP server adds by itself or that differ per response; the baseline sets its own. */
-const PER_CONNECTION_HEADERS = new Set(['date', 'connection', 'keep-alive', 'content-length', 'x-request-id', 'transfer-encoding']);
+const PER_CONNECTION_HEADERS = new Set([
+  'date',
+  'connection',
+  'keep-alive',
+  'content-length',
+  'x-request-id',
+  'transfer-encoding',
+]);
 
 export interface HttpAnswer {
   status: number;
@@ -48,7 +55,9 @@ export function send(port: number, req: LoadRequest): Promise<HttpAnswer> {
 export async function capture(port: number, req: LoadRequest): Promise<CapturedResponse> {
   const answer = await send(port, req);
   if (answer.status < 200 || answer.status > 299) {
-    throw new Error(`${req.method} ${req.path} answered ${answer.status}: ${answer.body.toString('utf8').slice(0, 300)}`);
+    throw new Error(
+      `${req.method} ${req.path} answered ${answer.status}: ${answer.body.toString('utf8').slice(0, 300)}`,
+    );
   }
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(answer.headers)) {

@@ -42,7 +42,8 @@ export interface LoadResult {
  * body). This tells the parser, the way Node's own client does, to expect no body.
  */
 function expectNoBody(client: unknown): void {
-  const parser = (client as { parser: Record<number, unknown> & { constructor: { kOnHeadersComplete: number } } }).parser;
+  const parser = (client as { parser: Record<number, unknown> & { constructor: { kOnHeadersComplete: number } } })
+    .parser;
   const slot = parser.constructor.kOnHeadersComplete;
   let onHeaders: ((...args: unknown[]) => unknown) | undefined;
   Object.defineProperty(parser, slot, {

@@ -123,7 +123,12 @@ function probe(port: number, path: string): Promise<number> {
 }
 
 /** Resolves once the server answers `path`; rejects when it exits or the time is up. */
-export async function waitUntilReady(child: ChildProcess, port: number, path: string, timeoutMs: number): Promise<void> {
+export async function waitUntilReady(
+  child: ChildProcess,
+  port: number,
+  path: string,
+  timeoutMs: number,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null || child.signalCode !== null) {

@@ -26,11 +26,25 @@ const count = (v: number) => (Number.isFinite(v) ? v.toFixed(0) : '-');
 
 export function formatTable(rows: readonly SummaryRow[]): string {
   return renderTable(
-    ['route', 'service req/s', 'baseline req/s', 'ratio', 'service p50 ms', 'baseline p50 ms', 'service p99 ms', 'baseline p99 ms'],
+    [
+      'route',
+      'service req/s',
+      'baseline req/s',
+      'ratio',
+      'service p50 ms',
+      'baseline p50 ms',
+      'service p99 ms',
+      'baseline p99 ms',
+    ],
     rows.map((r) => [
       r.route + (r.failures > 0 ? ' (!)' : ''),
-      count(r.service.rps), count(r.baseline.rps), `${(r.ratio * 100).toFixed(0)}%`,
-      ms(r.service.p50), ms(r.baseline.p50), ms(r.service.p99), ms(r.baseline.p99),
+      count(r.service.rps),
+      count(r.baseline.rps),
+      `${(r.ratio * 100).toFixed(0)}%`,
+      ms(r.service.p50),
+      ms(r.baseline.p50),
+      ms(r.service.p99),
+      ms(r.baseline.p99),
     ]),
   );
 }

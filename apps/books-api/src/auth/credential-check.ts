@@ -1,10 +1,10 @@
-import { randomBytes } from 'node:crypto'
-import { hashPassword, verifyPassword } from './password-hashing.js'
-import type { UserAccount, UserDirectory } from './users-file.js'
+import { randomBytes } from 'node:crypto';
+import { hashPassword, verifyPassword } from './password-hashing.js';
+import type { UserAccount, UserDirectory } from './users-file.js';
 
 export interface CredentialCheck {
   /** The account when the password matches; null for a wrong password and for an unknown user alike. */
-  check(username: string, password: string): Promise<UserAccount | null>
+  check(username: string, password: string): Promise<UserAccount | null>;
 }
 
 /**
@@ -13,12 +13,12 @@ export interface CredentialCheck {
  * response time does not tell an attacker which user names exist.
  */
 export async function createCredentialCheck(users: UserDirectory): Promise<CredentialCheck> {
-  const dummyHash = await hashPassword(randomBytes(32).toString('base64url'))
+  const dummyHash = await hashPassword(randomBytes(32).toString('base64url'));
   return {
     async check(username, password) {
-      const account = users.get(username)
-      const matches = await verifyPassword(account?.passwordHash ?? dummyHash, password)
-      return account !== undefined && matches ? account : null
+      const account = users.get(username);
+      const matches = await verifyPassword(account?.passwordHash ?? dummyHash, password);
+      return account !== undefined && matches ? account : null;
     },
-  }
+  };
 }

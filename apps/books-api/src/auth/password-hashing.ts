@@ -1,4 +1,4 @@
-import argon2 from 'argon2'
+import argon2 from 'argon2';
 
 /**
  * Argon2id cost parameters for every hash this service makes (the `hash-password`
@@ -14,29 +14,30 @@ export const ARGON2ID_PARAMETERS = {
   memoryCost: 19_456,
   timeCost: 2,
   parallelism: 1,
-} as const
+} as const;
 
 export function hashPassword(password: string): Promise<string> {
-  return argon2.hash(password, { type: argon2.argon2id, ...ARGON2ID_PARAMETERS })
+  return argon2.hash(password, { type: argon2.argon2id, ...ARGON2ID_PARAMETERS });
 }
 
 /** Only call with a hash that `describeArgon2idHashProblem` accepted: argon2 throws on malformed ones. */
 export function verifyPassword(phcHash: string, password: string): Promise<boolean> {
-  return argon2.verify(phcHash, password)
+  return argon2.verify(phcHash, password);
 }
 
 /** True when a (valid) hash was made with other cost parameters than ours, so its timing differs. */
 export function usesOtherParameters(phcHash: string): boolean {
-  return argon2.needsRehash(phcHash, ARGON2ID_PARAMETERS)
+  return argon2.needsRehash(phcHash, ARGON2ID_PARAMETERS);
 }
 
 // The PHC string format: $argon2id$v=19$<m,t,p in any order>$<salt>$<hash>, salt and hash in
 // unpadded standard base64 (argon2 itself writes the parameters as m=...,p=...,t=...).
-const ARGON2ID_PHC = /^\$argon2id\$v=19\$([a-z]=\d{1,10}(?:,[a-z]=\d{1,10}){0,5})\$([A-Za-z0-9+/]{11,})\$([A-Za-z0-9+/]{6,})$/
+const ARGON2ID_PHC =
+  /^\$argon2id\$v=19\$([a-z]=\d{1,10}(?:,[a-z]=\d{1,10}){0,5})\$([A-Za-z0-9+/]{11,})\$([A-Za-z0-9+/]{6,})$/;
 
 // Refuse hashes whose verification would need an absurd amount of memory: a users file
 // is configuration, but a typo such as an extra digit must not make every login allocate GiBs.
-const MAX_MEMORY_KIB = 1_048_576
+const MAX_MEMORY_KIB = 1_048_576;
 
 /**
  * Returns why `value` is not a usable argon2id PHC hash, or null when it is. Checking the
@@ -44,33 +45,33 @@ const MAX_MEMORY_KIB = 1_048_576
  * malformed hash, and a login must never turn into a 500.
  */
 export function describeArgon2idHashProblem(value: unknown): string | null {
-  if (typeof value !== 'string') return 'must be a string holding an argon2id PHC hash'
+  if (typeof value !== 'string') return 'must be a string holding an argon2id PHC hash';
   if (value.startsWith('$argon2i$') || value.startsWith('$argon2d$')) {
-    return 'is an argon2i/argon2d hash; only argon2id is accepted (make one with `npm run --silent hash-password`)'
+    return 'is an argon2i/argon2d hash; only argon2id is accepted (make one with `npm run --silent hash-password`)';
   }
   if (!value.startsWith('$argon2id$')) {
-    return 'is not an argon2id PHC hash (expected "$argon2id$v=19$m=...,p=...,t=...$<salt>$<hash>"; make one with `npm run --silent hash-password`)'
+    return 'is not an argon2id PHC hash (expected "$argon2id$v=19$m=...,p=...,t=...$<salt>$<hash>"; make one with `npm run --silent hash-password`)';
   }
-  const match = ARGON2ID_PHC.exec(value)
+  const match = ARGON2ID_PHC.exec(value);
   if (!match) {
-    return 'is not a well-formed argon2id PHC hash (expected "$argon2id$v=19$m=...,p=...,t=...$<salt>$<hash>")'
+    return 'is not a well-formed argon2id PHC hash (expected "$argon2id$v=19$m=...,p=...,t=...$<salt>$<hash>")';
   }
-  const parameters = new Map((match[1] ?? '').split(',').map((pair) => pair.split('=') as [string, string]))
+  const parameters = new Map((match[1] ?? '').split(',').map((pair) => pair.split('=') as [string, string]));
   if (parameters.size !== 3 || !['m', 't', 'p'].every((name) => parameters.has(name))) {
-    return 'must give exactly the parameters m, t and p'
+    return 'must give exactly the parameters m, t and p';
   }
-  const memory = Number(parameters.get('m'))
-  const passes = Number(parameters.get('t'))
-  const lanes = Number(parameters.get('p'))
-  if (passes < 1) return 'has t=0; argon2id needs at least one pass'
-  if (lanes < 1 || lanes > 255) return `has p=${lanes}; lanes must be between 1 and 255`
-  if (memory < 8 * lanes) return `has m=${memory}; argon2id needs at least 8 KiB per lane`
-  if (memory > MAX_MEMORY_KIB) return `has m=${memory}; more than ${MAX_MEMORY_KIB} KiB per verification is refused`
+  const memory = Number(parameters.get('m'));
+  const passes = Number(parameters.get('t'));
+  const lanes = Number(parameters.get('p'));
+  if (passes < 1) return 'has t=0; argon2id needs at least one pass';
+  if (lanes < 1 || lanes > 255) return `has p=${lanes}; lanes must be between 1 and 255`;
+  if (memory < 8 * lanes) return `has m=${memory}; argon2id needs at least 8 KiB per lane`;
+  if (memory > MAX_MEMORY_KIB) return `has m=${memory}; more than ${MAX_MEMORY_KIB} KiB per verification is refused`;
   try {
     // Let argon2's own PHC parser have the last word on the encoding.
-    argon2.needsRehash(value, ARGON2ID_PARAMETERS)
+    argon2.needsRehash(value, ARGON2ID_PARAMETERS);
   } catch (error) {
-    return `cannot be parsed (${(error as Error).message})`
+    return `cannot be parsed (${(error as Error).message})`;
   }
-  return null
+  return null;
 }

@@ -1,3 +1,3 @@
 /** Role names carried in the `roles` claim. */
-export const BOOKS_READ = 'Books.Read'
-export const BOOKS_WRITE = 'Books.Write'
+export const BOOKS_READ = 'Books.Read';
+export const BOOKS_WRITE = 'Books.Write';

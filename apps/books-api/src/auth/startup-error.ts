@@ -4,5 +4,5 @@
  * message names the variable, the file and what is wrong.
  */
 export class AuthStartupError extends Error {
-  override readonly name: string = 'AuthStartupError'
+  override readonly name: string = 'AuthStartupError';
 }

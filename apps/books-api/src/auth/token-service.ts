@@ -1,65 +1,69 @@
-import { SignJWT, errors, jwtVerify } from 'jose'
-import type { SigningKeys } from './signing-keys.js'
+import { SignJWT, errors, jwtVerify } from 'jose';
+import type { SigningKeys } from './signing-keys.js';
 
 /** Token lifetime fixed by the specification (15 minutes). */
-export const TOKEN_LIFETIME_SECONDS = 900
+export const TOKEN_LIFETIME_SECONDS = 900;
 
 export interface Principal {
-  readonly sub: string
-  readonly roles: readonly string[]
+  readonly sub: string;
+  readonly roles: readonly string[];
 }
 
 export interface IssuedToken {
-  readonly access_token: string
-  readonly token_type: 'bearer'
-  readonly expires_in: number
+  readonly access_token: string;
+  readonly token_type: 'bearer';
+  readonly expires_in: number;
 }
 
 /** Why a bearer token was refused; the guard maps it to the contract's 401 detail. */
-export type TokenRejection = 'expired' | 'invalid'
+export type TokenRejection = 'expired' | 'invalid';
 
 export class TokenRejectedError extends Error {
-  override readonly name = 'TokenRejectedError'
+  override readonly name = 'TokenRejectedError';
   constructor(readonly reason: TokenRejection) {
-    super(reason === 'expired' ? 'Token expired' : 'Invalid token')
+    super(reason === 'expired' ? 'Token expired' : 'Invalid token');
   }
 }
 
 export interface TokenService {
-  issue(principal: Principal): Promise<IssuedToken>
+  issue(principal: Principal): Promise<IssuedToken>;
   /** Verifies signature, algorithm and expiry with the configured key only: no store lookup. */
-  verify(token: string): Promise<Principal>
+  verify(token: string): Promise<Principal>;
 }
 
 export function createTokenService(keys: SigningKeys): TokenService {
-  const header = keys.keyId === undefined ? { alg: keys.algorithm, typ: 'JWT' } : { alg: keys.algorithm, typ: 'JWT', kid: keys.keyId }
+  const header =
+    keys.keyId === undefined
+      ? { alg: keys.algorithm, typ: 'JWT' }
+      : { alg: keys.algorithm, typ: 'JWT', kid: keys.keyId };
   return {
     async issue({ sub, roles }) {
-      const issuedAt = Math.floor(Date.now() / 1000)
+      const issuedAt = Math.floor(Date.now() / 1000);
       const accessToken = await new SignJWT({ roles: [...roles] })
         .setProtectedHeader(header)
         .setSubject(sub)
         .setIssuedAt(issuedAt)
         .setExpirationTime(issuedAt + TOKEN_LIFETIME_SECONDS)
-        .sign(keys.signingKey)
-      return { access_token: accessToken, token_type: 'bearer', expires_in: TOKEN_LIFETIME_SECONDS }
+        .sign(keys.signingKey);
+      return { access_token: accessToken, token_type: 'bearer', expires_in: TOKEN_LIFETIME_SECONDS };
     },
 
     async verify(token) {
-      let payload: Record<string, unknown>
+      let payload: Record<string, unknown>;
       try {
         // Pinning `algorithms` is what defeats `alg: none` and HS256/RS256 confusion.
-        ;({ payload } = await jwtVerify(token, keys.verificationKey, {
+        ({ payload } = await jwtVerify(token, keys.verificationKey, {
           algorithms: [keys.algorithm],
           requiredClaims: ['sub', 'exp'],
-        }))
+        }));
       } catch (error) {
-        throw new TokenRejectedError(error instanceof errors.JWTExpired ? 'expired' : 'invalid')
+        throw new TokenRejectedError(error instanceof errors.JWTExpired ? 'expired' : 'invalid');
       }
-      const { sub, roles = [] } = payload
-      if (typeof sub !== 'string' || sub.length === 0) throw new TokenRejectedError('invalid')
-      if (!Array.isArray(roles) || !roles.every((role) => typeof role === 'string')) throw new TokenRejectedError('invalid')
-      return { sub, roles }
+      const { sub, roles = [] } = payload;
+      if (typeof sub !== 'string' || sub.length === 0) throw new TokenRejectedError('invalid');
+      if (!Array.isArray(roles) || !roles.every((role) => typeof role === 'string'))
+        throw new TokenRejectedError('invalid');
+      return { sub, roles };
     },
-  }
+  };
 }

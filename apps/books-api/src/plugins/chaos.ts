@@ -106,7 +106,11 @@ function forcedResponse(code: ForceableStatusCode, existing: unknown): JsonObjec
   const headers =
     retryAfter === undefined
       ? {}
-      : { headers: { 'Retry-After': { type: 'integer', const: retryAfter, description: 'Seconds to wait before retrying' } } };
+      : {
+          headers: {
+            'Retry-After': { type: 'integer', const: retryAfter, description: 'Seconds to wait before retrying' },
+          },
+        };
   if (isObject(existing)) {
     const description = typeof existing.description === 'string' ? `${existing.description}; or in ` : 'In ';
     return { ...existing, ...headers, description: `${description}${forced}` };
@@ -119,7 +123,10 @@ function forcedResponse(code: ForceableStatusCode, existing: unknown): JsonObjec
  * the forced responses to the documentation of the routes the chaos hook covers. The route
  * schema itself is left untouched, so validation and serialisation do not change.
  */
-export function documentForcedErrors(route: { config?: unknown }, schema: FastifySchema | undefined): FastifySchema | undefined {
+export function documentForcedErrors(
+  route: { config?: unknown },
+  schema: FastifySchema | undefined,
+): FastifySchema | undefined {
   if (!isObject(route.config) || route.config.forcedErrors !== true) return schema;
   const base: JsonObject = { ...schema };
 
@@ -127,7 +134,10 @@ export function documentForcedErrors(route: { config?: unknown }, schema: Fastif
   const properties = isObject(headers.properties) ? headers.properties : {};
   base.headers = {
     ...headers,
-    properties: { ...properties, 'X-Force-Error': { type: 'string', description: HEADER_DESCRIPTION, examples: ['503'] } },
+    properties: {
+      ...properties,
+      'X-Force-Error': { type: 'string', description: HEADER_DESCRIPTION, examples: ['503'] },
+    },
   };
 
   const responses: JsonObject = isObject(base.response) ? { ...base.response } : {};

@@ -21,7 +21,10 @@ export function toHttpError(error: unknown, request: FastifyRequest): HttpError 
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return payloadTooLarge(request.routeOptions.bodyLimit ?? request.server.initialConfig.bodyLimit ?? 0);
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return unsupportedMediaType(request.headers['content-type'], request.routeOptions.schema?.consumes ?? ['application/json']);
+      return unsupportedMediaType(
+        request.headers['content-type'],
+        request.routeOptions.schema?.consumes ?? ['application/json'],
+      );
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return new HttpError(400, 'Request body size did not match Content-Length');
     case 'FST_ERR_BAD_URL':
@@ -55,7 +58,10 @@ export default fp(
     fastify.setErrorHandler(async (error, request, reply) => {
       const mapped = toHttpError(error, request);
       if (mapped.statusCode >= 500 && !(error instanceof HttpError)) {
-        request.log.error({ err: error, reqId: request.id, method: request.method, url: request.url }, 'request failed');
+        request.log.error(
+          { err: error, reqId: request.id, method: request.method, url: request.url },
+          'request failed',
+        );
       } else {
         request.log.debug({ err: error, status: mapped.statusCode }, 'request rejected');
       }

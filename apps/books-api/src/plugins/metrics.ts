@@ -45,7 +45,10 @@ async function metricsPlugin(app: FastifyInstance, options: MetricsPluginOptions
           'Request counts and latency by method, route template and status code; the current book ' +
           'count; chaos forced failures by code; Node.js process metrics. Prometheus text format.',
         response: {
-          200: { description: 'Prometheus text exposition format', content: { [metrics.contentType]: { schema: { type: 'string' } } } },
+          200: {
+            description: 'Prometheus text exposition format',
+            content: { [metrics.contentType]: { schema: { type: 'string' } } },
+          },
           ...errorResponses.methodNotAllowed,
         },
       },

@@ -1,15 +1,15 @@
-import formbody from '@fastify/formbody'
-import multipart from '@fastify/multipart'
-import rateLimit from '@fastify/rate-limit'
-import type { FastifyInstance, FastifyRequest } from 'fastify'
-import Type from 'typebox'
-import { parseLoginForm, type LoginForm } from '../auth/login-form.js'
-import { createLoginThrottle } from '../auth/login-throttle.js'
-import { serviceUnavailable, unauthorized } from '../errors.js'
+import formbody from '@fastify/formbody';
+import multipart from '@fastify/multipart';
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import Type from 'typebox';
+import { parseLoginForm, type LoginForm } from '../auth/login-form.js';
+import { createLoginThrottle } from '../auth/login-throttle.js';
+import { serviceUnavailable, unauthorized } from '../errors.js';
 
 // A login form is a few short fields; anything bigger is not a login.
-const FORM_BODY_LIMIT = 64 * 1024
-const FORM_MEDIA_TYPES = ['application/x-www-form-urlencoded', 'multipart/form-data']
+const FORM_BODY_LIMIT = 64 * 1024;
+const FORM_MEDIA_TYPES = ['application/x-www-form-urlencoded', 'multipart/form-data'];
 
 /** The form as documented (FastAPI's OAuth2PasswordRequestForm); parseLoginForm applies it. */
 const LoginFormSchema = Type.Object(
@@ -17,10 +17,12 @@ const LoginFormSchema = Type.Object(
     grant_type: Type.Optional(Type.String({ pattern: '^password$', description: 'When present, must be "password"' })),
     username: Type.String(),
     password: Type.String({ format: 'password' }),
-    scope: Type.Optional(Type.String({ default: '', description: 'Accepted and ignored: the roles come from the users file' })),
+    scope: Type.Optional(
+      Type.String({ default: '', description: 'Accepted and ignored: the roles come from the users file' }),
+    ),
   },
   { title: 'Body_login_token_post' },
-)
+);
 
 const TokenResponse = Type.Object(
   {
@@ -29,13 +31,13 @@ const TokenResponse = Type.Object(
     expires_in: Type.Integer({ description: 'Seconds until expiry' }),
   },
   { title: 'TokenResponse' },
-)
+);
 
-const httpError = (description: string) => ({ ...Type.Ref('HTTPError'), description })
+const httpError = (description: string) => ({ ...Type.Ref('HTTPError'), description });
 
 function isFormRequest(request: FastifyRequest): boolean {
-  const mediaType = request.headers['content-type']?.split(';', 1)[0]?.trim().toLowerCase()
-  return mediaType === undefined || FORM_MEDIA_TYPES.includes(mediaType)
+  const mediaType = request.headers['content-type']?.split(';', 1)[0]?.trim().toLowerCase();
+  return mediaType === undefined || FORM_MEDIA_TYPES.includes(mediaType);
 }
 
 /**
@@ -43,22 +45,22 @@ function isFormRequest(request: FastifyRequest): boolean {
  * registered in this plugin's scope only, so the books routes keep answering 415 to forms.
  */
 export default async function tokenRoutes(app: FastifyInstance) {
-  await app.register(formbody, { bodyLimit: FORM_BODY_LIMIT })
+  await app.register(formbody, { bodyLimit: FORM_BODY_LIMIT });
   await app.register(multipart, {
     attachFieldsToBody: 'keyValues',
     limits: { fields: 10, fieldSize: FORM_BODY_LIMIT, files: 0, parts: 10 },
-  })
-  await app.register(rateLimit, { global: false })
-  const throttle = createLoginThrottle(app, app.auth.settings.loginThrottle)
-  const { credentials } = app.auth
+  });
+  await app.register(rateLimit, { global: false });
+  const throttle = createLoginThrottle(app, app.auth.settings.loginThrottle);
+  const { credentials } = app.auth;
 
   // Runs before the schema check of the validation plugin: the form is read the way FastAPI
   // reads it (an empty field is absent, a repeated one keeps its last value, unused fields
   // are dropped) and a bad one is the 422 FastAPI gives. Other media types are left to the
   // validation plugin, which answers 415.
   app.addHook('preValidation', async (request) => {
-    if (isFormRequest(request)) request.body = parseLoginForm(request.body)
-  })
+    if (isFormRequest(request)) request.body = parseLoginForm(request.body);
+  });
 
   app.post(
     '/token',
@@ -78,22 +80,22 @@ export default async function tokenRoutes(app: FastifyInstance) {
         },
       },
       onRequest: async () => {
-        if (app.auth.tokens === null) throw serviceUnavailable('Token login is not configured')
+        if (app.auth.tokens === null) throw serviceUnavailable('Token login is not configured');
       },
     },
     async (request) => {
-      const form = request.body as LoginForm
-      await throttle.assertNotBlocked(request, form.username)
-      const account = await credentials.check(form.username, form.password)
+      const form = request.body as LoginForm;
+      await throttle.assertNotBlocked(request, form.username);
+      const account = await credentials.check(form.username, form.password);
       if (account === null) {
-        await throttle.recordFailure(request, form.username)
-        request.log.info({ username: form.username }, 'failed login')
-        throw unauthorized('Incorrect credentials')
+        await throttle.recordFailure(request, form.username);
+        request.log.info({ username: form.username }, 'failed login');
+        throw unauthorized('Incorrect credentials');
       }
       // Checked in onRequest; read again so the type narrows.
-      const tokens = app.auth.tokens
-      if (tokens === null) throw serviceUnavailable('Token login is not configured')
-      return tokens.issue({ sub: account.username, roles: account.roles })
+      const tokens = app.auth.tokens;
+      if (tokens === null) throw serviceUnavailable('Token login is not configured');
+      return tokens.issue({ sub: account.username, roles: account.roles });
     },
-  )
+  );
 }

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance } from 'fastify';
 
 /**
  * GET /.well-known/jwks.json: the RS256 public key, so other services verify tokens
@@ -6,12 +6,12 @@ import type { FastifyInstance } from 'fastify'
  * the route does not exist (404): a verifier pointed at an HS256 server fails loudly.
  */
 export default async function jwksRoutes(app: FastifyInstance) {
-  const jwk = app.auth.publicJwk
-  if (jwk === undefined) return
-  const document = { keys: [jwk] }
+  const jwk = app.auth.publicJwk;
+  if (jwk === undefined) return;
+  const document = { keys: [jwk] };
   app.get('/.well-known/jwks.json', async (_request, reply) => {
     // Verifiers cache the set; a restart with a new key changes the kid, which makes them refetch.
-    reply.header('Cache-Control', 'public, max-age=300')
-    return document
-  })
+    reply.header('Cache-Control', 'public, max-age=300');
+    return document;
+  });
 }

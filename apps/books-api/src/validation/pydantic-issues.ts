@@ -117,10 +117,11 @@ export function issueFromAjvError(error: ErrorObject, loc: Loc, input: unknown):
       };
     case 'enum':
     case 'const': {
-      const allowed = (error.keyword === 'enum' ? (params['allowedValues'] as unknown[]) : [params['allowedValue']]).map(
-        quote,
-      );
-      const expected = allowed.length > 1 ? `${allowed.slice(0, -1).join(', ')} or ${allowed.at(-1)}` : allowed.join('');
+      const allowed = (
+        error.keyword === 'enum' ? (params['allowedValues'] as unknown[]) : [params['allowedValue']]
+      ).map(quote);
+      const expected =
+        allowed.length > 1 ? `${allowed.slice(0, -1).join(', ')} or ${allowed.at(-1)}` : allowed.join('');
       return { type: 'enum', loc, msg: `Input should be ${expected}`, input, ctx: { expected } };
     }
     default:

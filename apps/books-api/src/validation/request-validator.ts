@@ -135,7 +135,11 @@ function validateText(
   return values;
 }
 
-function parseText(schema: JsonSchema, text: string, loc: (string | number)[]): { value: unknown } | { issue: ValidationIssue } {
+function parseText(
+  schema: JsonSchema,
+  text: string,
+  loc: (string | number)[],
+): { value: unknown } | { issue: ValidationIssue } {
   if (schema.format === 'uuid') {
     const uuid = parseUuid(text);
     return uuid.ok ? { value: uuid.value } : { issue: issues.uuidParsing(loc, text, uuid.reason) };

@@ -15,7 +15,10 @@ export function parseUuid(text: string): UuidParseResult {
   const hex = canonicalHex(text);
   if (hex !== undefined) {
     const h = hex.toLowerCase();
-    return { ok: true, value: `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}` };
+    return {
+      ok: true,
+      value: `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`,
+    };
   }
   return { ok: false, reason: rejectionReason(text) };
 }

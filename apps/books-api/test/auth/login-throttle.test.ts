@@ -1,45 +1,51 @@
-import assert from 'node:assert/strict'
-import { test } from 'node:test'
-import { buildTestApp, json } from '../helper.js'
-import { READER, WRITER, hs256Config, login } from './fixtures.js'
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { buildTestApp, json } from '../helper.js';
+import { READER, WRITER, hs256Config, login } from './fixtures.js';
 
-const throttle = { maxFailuresPerUsername: 3, maxFailuresPerClient: 6, windowSeconds: 120 }
+const throttle = { maxFailuresPerUsername: 3, maxFailuresPerClient: 6, windowSeconds: 120 };
 
 function assertThrottled(response: { statusCode: number; body: string; headers: Record<string, unknown> }) {
-  assert.equal(response.statusCode, 429, response.body)
-  const retryAfter = Number(response.headers['retry-after'])
-  assert.ok(Number.isInteger(retryAfter) && retryAfter > 0 && retryAfter <= throttle.windowSeconds, `Retry-After ${retryAfter}`)
-  assert.match(json(response).detail, /^Too many failed login attempts; try again in \d+ seconds$/)
+  assert.equal(response.statusCode, 429, response.body);
+  const retryAfter = Number(response.headers['retry-after']);
+  assert.ok(
+    Number.isInteger(retryAfter) && retryAfter > 0 && retryAfter <= throttle.windowSeconds,
+    `Retry-After ${retryAfter}`,
+  );
+  assert.match(json(response).detail, /^Too many failed login attempts; try again in \d+ seconds$/);
 }
 
 test('POST /token answers 429 with Retry-After once one user name has used up its failed logins; other users still log in', async (t) => {
-  const app = await buildTestApp(t, { config: await hs256Config(undefined, { loginThrottle: throttle }) })
+  const app = await buildTestApp(t, { config: await hs256Config(undefined, { loginThrottle: throttle }) });
   for (let attempt = 1; attempt <= throttle.maxFailuresPerUsername; attempt += 1) {
     // Each from its own client, so only the per-user-name limit can be reached.
-    assert.equal((await login(app, { username: READER.username, password: `guess-${attempt}` }, `10.0.0.${attempt}`)).statusCode, 401)
+    assert.equal(
+      (await login(app, { username: READER.username, password: `guess-${attempt}` }, `10.0.0.${attempt}`)).statusCode,
+      401,
+    );
   }
-  assertThrottled(await login(app, { username: READER.username, password: 'guess-4' }, '10.0.0.9'))
+  assertThrottled(await login(app, { username: READER.username, password: 'guess-4' }, '10.0.0.9'));
   // Even the right password waits: otherwise guessing could go on and only the hit would get through.
-  assertThrottled(await login(app, { username: READER.username, password: READER.password }, '10.0.0.9'))
-  const other = await login(app, { username: WRITER.username, password: WRITER.password }, '10.0.0.1')
-  assert.equal(other.statusCode, 200, 'another user logs in from the same client')
-})
+  assertThrottled(await login(app, { username: READER.username, password: READER.password }, '10.0.0.9'));
+  const other = await login(app, { username: WRITER.username, password: WRITER.password }, '10.0.0.1');
+  assert.equal(other.statusCode, 200, 'another user logs in from the same client');
+});
 
 test('POST /token answers 429 once one client has used up its failed logins; other clients still log in', async (t) => {
-  const app = await buildTestApp(t, { config: await hs256Config(undefined, { loginThrottle: throttle }) })
-  const attacker = '192.0.2.7'
+  const app = await buildTestApp(t, { config: await hs256Config(undefined, { loginThrottle: throttle }) });
+  const attacker = '192.0.2.7';
   for (let attempt = 1; attempt <= throttle.maxFailuresPerClient; attempt += 1) {
     // A different user name each time, so only the per-client limit can be reached.
-    assert.equal((await login(app, { username: `user-${attempt}`, password: 'guess' }, attacker)).statusCode, 401)
+    assert.equal((await login(app, { username: `user-${attempt}`, password: 'guess' }, attacker)).statusCode, 401);
   }
-  assertThrottled(await login(app, { username: 'user-next', password: 'guess' }, attacker))
-  const elsewhere = await login(app, { username: READER.username, password: READER.password }, '198.51.100.1')
-  assert.equal(elsewhere.statusCode, 200)
-})
+  assertThrottled(await login(app, { username: 'user-next', password: 'guess' }, attacker));
+  const elsewhere = await login(app, { username: READER.username, password: READER.password }, '198.51.100.1');
+  assert.equal(elsewhere.statusCode, 200);
+});
 
 test('POST /token does not count successful logins against the limits', async (t) => {
-  const app = await buildTestApp(t, { config: await hs256Config(undefined, { loginThrottle: throttle }) })
+  const app = await buildTestApp(t, { config: await hs256Config(undefined, { loginThrottle: throttle }) });
   for (let attempt = 0; attempt < throttle.maxFailuresPerClient + 2; attempt += 1) {
-    assert.equal((await login(app, { username: READER.username, password: READER.password })).statusCode, 200)
+    assert.equal((await login(app, { username: READER.username, password: READER.password })).statusCode, 200);
   }
-})
+});

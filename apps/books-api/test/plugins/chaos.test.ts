@@ -107,7 +107,22 @@ describe('chaos mode on', () => {
 
   test('a value that is not an integer is a 400 that says so', async (t) => {
     const app = await chaosApp(t);
-    const values = ['abc', '503.0', '5e2', '0x1f7', '5_03', '', '   ', '503abc', '50 3', 'Infinity', 'NaN', '٥٠٣', '+-503', '503, 500'];
+    const values = [
+      'abc',
+      '503.0',
+      '5e2',
+      '0x1f7',
+      '5_03',
+      '',
+      '   ',
+      '503abc',
+      '50 3',
+      'Infinity',
+      'NaN',
+      '٥٠٣',
+      '+-503',
+      '503, 500',
+    ];
     for (const value of values) {
       const response = await app.inject(withForce({ method: 'GET', url: '/api/v1/books' }, value));
       assert.equal(response.statusCode, 400, JSON.stringify(value));
@@ -161,7 +176,15 @@ describe('chaos mode on', () => {
       [{ method: 'GET', url: '/openapi.json' }, 200],
       [{ method: 'GET', url: '/metrics' }, 200],
       // Token login is not configured in tests: its own 503, never a simulated error.
-      [{ method: 'POST', url: '/token', payload: 'username=a&password=b', headers: { 'content-type': 'application/x-www-form-urlencoded' } }, 503],
+      [
+        {
+          method: 'POST',
+          url: '/token',
+          payload: 'username=a&password=b',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        },
+        503,
+      ],
       [{ method: 'GET', url: '/api/v1/nothing-here' }, 404],
       [{ method: 'PUT', url: '/api/v1/books' }, 405],
     ];
@@ -200,9 +223,14 @@ describe('chaos mode on', () => {
         done();
       },
     });
-    const app = await buildApp({ config: defaultConfig({ chaosHeadersEnabled: true }), logger: pino({ level: 'info' }, sink) });
+    const app = await buildApp({
+      config: defaultConfig({ chaosHeadersEnabled: true }),
+      logger: pino({ level: 'info' }, sink),
+    });
     t.after(() => app.close());
-    const response = await app.inject(withForce({ method: 'GET', url: '/api/v1/books', headers: { 'x-request-id': 'chaos-demo-1' } }, '504'));
+    const response = await app.inject(
+      withForce({ method: 'GET', url: '/api/v1/books', headers: { 'x-request-id': 'chaos-demo-1' } }, '504'),
+    );
     assert.equal(response.headers['x-request-id'], 'chaos-demo-1');
     const logged = lines.find((line) => line.reqId === 'chaos-demo-1');
     assert.ok(logged, 'a request log line for the forced request');
@@ -270,7 +298,11 @@ describe('OpenAPI description of chaos mode', () => {
           assert.ok(response, `${where} documents ${code}`);
           assert.match(response.description, new RegExp(`Simulated error ${code}`), `${where} ${code}`);
           assert.equal(response.content['application/json'].schema.$ref, '#/components/schemas/HTTPError');
-          assert.equal(response.headers?.['Retry-After'] !== undefined, code === 429 || code === 503, `${where} ${code} Retry-After`);
+          assert.equal(
+            response.headers?.['Retry-After'] !== undefined,
+            code === 429 || code === 503,
+            `${where} ${code} Retry-After`,
+          );
         }
         assert.match(operation.responses['400'].description, new RegExp(NOT_AN_INTEGER_DETAIL));
         assert.match(operation.responses['400'].description, new RegExp(NOT_APPROVED_DETAIL));

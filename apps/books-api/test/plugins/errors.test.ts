@@ -13,7 +13,7 @@ test('an unknown route answers 404 {"detail":"Not Found"}', async (t) => {
   }
 });
 
-test('a wrong method on a known path answers 405 with exactly the path\'s methods in Allow', async (t) => {
+test("a wrong method on a known path answers 405 with exactly the path's methods in Allow", async (t) => {
   const app = await buildTestApp(t);
   const cases: [string, string, string][] = [
     ['PUT', '/api/v1/books', 'GET, HEAD, POST'],
@@ -38,14 +38,23 @@ test('a wrong method on a known path answers 405 with exactly the path\'s method
 
 test('a wrong method changes nothing in the store', async (t) => {
   const app = await buildTestApp(t);
-  await app.inject({ method: 'PUT', url: `/api/v1/books/${CLEAN_CODE}`, payload: { title: 'X', author: 'Y', year: 2000 } });
+  await app.inject({
+    method: 'PUT',
+    url: `/api/v1/books/${CLEAN_CODE}`,
+    payload: { title: 'X', author: 'Y', year: 2000 },
+  });
   assert.equal(json(await app.inject({ url: `/api/v1/books/${CLEAN_CODE}` })).title, 'Clean Code');
 });
 
 test('a body over 1 MiB answers 413 and stores nothing', async (t) => {
   const app = await buildTestApp(t);
   const payload = JSON.stringify({ title: 'T', author: 'A', year: 2000, padding: 'x'.repeat(1024 * 1024) });
-  const response = await app.inject({ method: 'POST', url: '/api/v1/books', headers: { 'content-type': 'application/json' }, payload });
+  const response = await app.inject({
+    method: 'POST',
+    url: '/api/v1/books',
+    headers: { 'content-type': 'application/json' },
+    payload,
+  });
   assert.equal(response.statusCode, 413);
   assert.equal(typeof json(response).detail, 'string');
   assert.match(json(response).detail, /1048576 bytes/);
@@ -55,14 +64,28 @@ test('a body over 1 MiB answers 413 and stores nothing', async (t) => {
 test('a body just under 1 MiB is read (and rejected only for its content)', async (t) => {
   const app = await buildTestApp(t);
   const payload = JSON.stringify({ title: 'x'.repeat(1024 * 1024 - 100) });
-  const response = await app.inject({ method: 'POST', url: '/api/v1/books', headers: { 'content-type': 'application/json' }, payload });
+  const response = await app.inject({
+    method: 'POST',
+    url: '/api/v1/books',
+    headers: { 'content-type': 'application/json' },
+    payload,
+  });
   assert.equal(response.statusCode, 422);
 });
 
 test('a non-JSON content type on POST and PATCH answers 415 naming what is accepted', async (t) => {
   const app = await buildTestApp(t);
-  for (const [method, url] of [['POST', '/api/v1/books'], ['PATCH', `/api/v1/books/${CLEAN_CODE}`]] as const) {
-    for (const contentType of ['text/plain', 'application/xml', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'nonsense']) {
+  for (const [method, url] of [
+    ['POST', '/api/v1/books'],
+    ['PATCH', `/api/v1/books/${CLEAN_CODE}`],
+  ] as const) {
+    for (const contentType of [
+      'text/plain',
+      'application/xml',
+      'application/x-www-form-urlencoded',
+      'multipart/form-data; boundary=x',
+      'nonsense',
+    ]) {
       const response = await app.inject({ method, url, headers: { 'content-type': contentType }, payload: 'title=x' });
       assert.equal(response.statusCode, 415, `${method} ${contentType}`);
       assert.match(json(response).detail, /application\/json/);
@@ -105,8 +128,16 @@ test('garbage bodies and odd requests never produce a 500', async (t) => {
     Buffer.from('{"year": 1e400}'),
   ];
   for (const payload of bodies) {
-    const response = await app.inject({ method: 'POST', url: '/api/v1/books', headers: { 'content-type': 'application/json' }, payload });
-    assert.ok(response.statusCode < 500, `${payload.toString('latin1').slice(0, 30)}: ${response.statusCode} ${response.body}`);
+    const response = await app.inject({
+      method: 'POST',
+      url: '/api/v1/books',
+      headers: { 'content-type': 'application/json' },
+      payload,
+    });
+    assert.ok(
+      response.statusCode < 500,
+      `${payload.toString('latin1').slice(0, 30)}: ${response.statusCode} ${response.body}`,
+    );
     assert.equal(typeof json(response), 'object');
   }
   const headers = { 'x-custom': 'x'.repeat(8000), 'content-type': 'application/json; charset=utf-8; charset=latin1' };

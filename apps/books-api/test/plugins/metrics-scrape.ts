@@ -38,7 +38,9 @@ export function metricTypes(text: string): Map<string, string> {
 /** Sum of the samples of `name` whose labels include every pair of `labels`. */
 export function sumOf(samples: readonly Sample[], name: string, labels: Record<string, string> = {}): number {
   return samples
-    .filter((sample) => sample.name === name && Object.entries(labels).every(([key, value]) => sample.labels[key] === value))
+    .filter(
+      (sample) => sample.name === name && Object.entries(labels).every(([key, value]) => sample.labels[key] === value),
+    )
     .reduce((total, sample) => total + sample.value, 0);
 }
 

@@ -43,10 +43,21 @@ describe('GET /metrics', () => {
     const byId = { method: 'GET', route: '/api/v1/books/:book_id' };
     assert.equal(sumOf(samples, 'http_requests_total', { ...byId, status_code: '200' }), 2);
     assert.equal(sumOf(samples, 'http_requests_total', { ...byId, status_code: '404' }), 1);
-    assert.equal(sumOf(samples, 'http_requests_total', { method: 'GET', route: '/api/v1/books/search', status_code: '200' }), 1);
-    assert.equal(sumOf(samples, 'http_requests_total', { method: 'DELETE', route: '/api/v1/books/:book_id', status_code: '200' }), 1);
+    assert.equal(
+      sumOf(samples, 'http_requests_total', { method: 'GET', route: '/api/v1/books/search', status_code: '200' }),
+      1,
+    );
+    assert.equal(
+      sumOf(samples, 'http_requests_total', { method: 'DELETE', route: '/api/v1/books/:book_id', status_code: '200' }),
+      1,
+    );
     for (const sample of samples.filter((s) => s.name.startsWith('http_request'))) {
-      assert.deepEqual(Object.keys(sample.labels).filter((key) => key !== 'le').sort(), ['method', 'route', 'status_code']);
+      assert.deepEqual(
+        Object.keys(sample.labels)
+          .filter((key) => key !== 'le')
+          .sort(),
+        ['method', 'route', 'status_code'],
+      );
       assert.doesNotMatch(sample.labels.route ?? '', /[0-9a-f]{8}-|\?/, 'no ids or queries in route labels');
     }
   });
@@ -61,9 +72,17 @@ describe('GET /metrics', () => {
     const routes = new Set(samples.filter((s) => s.name === 'http_requests_total').map((s) => s.labels.route));
     assert.ok(![...routes].some((route) => route?.startsWith('/no/')), `routes: ${[...routes].join(', ')}`);
     assert.equal(sumOf(samples, 'http_requests_total', { route: UNMATCHED_ROUTE, status_code: '404' }), 5);
-    assert.equal(sumOf(samples, 'http_requests_total', { method: 'PUT', route: UNMATCHED_ROUTE, status_code: '405' }), 1);
-    assert.equal(sumOf(samples, 'http_requests_total', { method: 'POST', route: UNMATCHED_ROUTE, status_code: '405' }), 1);
-    const unmatchedSeries = samples.filter((s) => s.name === 'http_requests_total' && s.labels.route === UNMATCHED_ROUTE);
+    assert.equal(
+      sumOf(samples, 'http_requests_total', { method: 'PUT', route: UNMATCHED_ROUTE, status_code: '405' }),
+      1,
+    );
+    assert.equal(
+      sumOf(samples, 'http_requests_total', { method: 'POST', route: UNMATCHED_ROUTE, status_code: '405' }),
+      1,
+    );
+    const unmatchedSeries = samples.filter(
+      (s) => s.name === 'http_requests_total' && s.labels.route === UNMATCHED_ROUTE,
+    );
     assert.equal(unmatchedSeries.length, 3, 'one series per method and status, not per path');
   });
 

@@ -13,7 +13,12 @@ test('every response carries a new X-Request-ID when none is sent, errors includ
     { method: 'PUT', url: '/api/v1/books' },
     { url: '/api/v1/books?limit=0' },
     { method: 'POST', url: '/api/v1/books', headers: { 'content-type': 'text/plain' }, payload: 'x' },
-    { method: 'POST', url: '/api/v1/books', headers: { 'content-type': 'application/json' }, payload: 'x'.repeat(1024 * 1024 + 1) },
+    {
+      method: 'POST',
+      url: '/api/v1/books',
+      headers: { 'content-type': 'application/json' },
+      payload: 'x'.repeat(1024 * 1024 + 1),
+    },
     { method: 'HEAD', url: '/api/status' },
     { url: '/api/redirect' },
   ];

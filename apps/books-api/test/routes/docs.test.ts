@@ -38,9 +38,19 @@ test('GET /openapi.json marks only q as a required query parameter; skip and lim
   const doc = json(await app.inject({ url: '/openapi.json' }));
   const queryParameters = (path: string) =>
     Object.fromEntries(
-      (doc.paths[path].get.parameters as { in: string; name: string; required?: boolean; schema: { default?: unknown } }[])
+      (
+        doc.paths[path].get.parameters as {
+          in: string;
+          name: string;
+          required?: boolean;
+          schema: { default?: unknown };
+        }[]
+      )
         .filter((parameter) => parameter.in === 'query')
-        .map((parameter) => [parameter.name, { required: parameter.required === true, default: parameter.schema.default }]),
+        .map((parameter) => [
+          parameter.name,
+          { required: parameter.required === true, default: parameter.schema.default },
+        ]),
     );
   assert.deepEqual(queryParameters('/api/v1/books'), {
     skip: { required: false, default: 0 },
@@ -70,13 +80,16 @@ test('GET /openapi.json documents the error responses of each books route with s
     const responses = doc.paths[path][method].responses;
     for (const status of statuses) assert.ok(responses[status], `${method} ${path} documents ${status}`);
     for (const status of ['404', '405', '413', '415']) {
-      if (responses[status]) assert.equal(refOf(responses[status]), '#/components/schemas/HTTPError', `${method} ${path} ${status}`);
+      if (responses[status])
+        assert.equal(refOf(responses[status]), '#/components/schemas/HTTPError', `${method} ${path} ${status}`);
     }
     if (responses['422']) assert.equal(refOf(responses['422']), '#/components/schemas/HTTPValidationError');
   }
   const skip = doc.paths['/api/v1/books'].get.parameters.find((p: { name: string }) => p.name === 'skip');
   assert.equal(skip.in, 'query');
-  const bookId = doc.paths['/api/v1/books/{book_id}'].get.parameters.find((p: { name: string }) => p.name === 'book_id');
+  const bookId = doc.paths['/api/v1/books/{book_id}'].get.parameters.find(
+    (p: { name: string }) => p.name === 'book_id',
+  );
   assert.equal(bookId.in, 'path');
   assert.equal(bookId.schema.format, 'uuid');
 });

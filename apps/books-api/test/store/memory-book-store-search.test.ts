@@ -5,7 +5,21 @@ import { createPrng as prng } from '../../bench/lib/book-generator.js';
 import { MemoryBookStore } from '../../src/store/memory-book-store.js';
 import type { Book } from '../../src/store/book-store.js';
 
-const WORDS = ['Clean', 'Code', 'the', 'Garden', 'gardener', 'Ada', 'Lovelace', 'Straße', 'café', 'İz', '📚', 'ωμέγα', 'Ab'];
+const WORDS = [
+  'Clean',
+  'Code',
+  'the',
+  'Garden',
+  'gardener',
+  'Ada',
+  'Lovelace',
+  'Straße',
+  'café',
+  'İz',
+  '📚',
+  'ωμέγα',
+  'Ab',
+];
 
 function text(random: () => number): string {
   const n = 1 + Math.floor(random() * 3);
@@ -15,9 +29,9 @@ function text(random: () => number): string {
 /** What search must answer: a scan of the list, in its order. */
 function scan(store: MemoryBookStore, query: string, skip: number, limit: number): { items: Book[]; total: number } {
   const needle = query.toLowerCase();
-  const all = store.list(0, Number.MAX_SAFE_INTEGER).items.filter(
-    (b) => b.title.toLowerCase().includes(needle) || b.author.toLowerCase().includes(needle),
-  );
+  const all = store
+    .list(0, Number.MAX_SAFE_INTEGER)
+    .items.filter((b) => b.title.toLowerCase().includes(needle) || b.author.toLowerCase().includes(needle));
   return { items: all.slice(skip, skip + limit), total: all.length };
 }
 
@@ -44,7 +58,11 @@ describe('MemoryBookStore search', () => {
           const start = Math.floor(random() * words.length);
           const query = words.slice(start, start + 1 + Math.floor(random() * 7)) || 'a';
           const skip = Math.floor(random() * 5);
-          assert.deepEqual(store.search(query, skip, 10), scan(store, query, skip, 10), `query ${JSON.stringify(query)}`);
+          assert.deepEqual(
+            store.search(query, skip, 10),
+            scan(store, query, skip, 10),
+            `query ${JSON.stringify(query)}`,
+          );
         }
       }
     }

@@ -28,7 +28,12 @@ async function startCaptureServer() {
   const captured: Captured[] = [];
   let handler: Handler = (_req, res) => res.end('ok');
   const server = createServer((req, res) => {
-    captured.push({ method: req.method ?? '', url: req.url ?? '', userAgent: req.headers['user-agent'], requestId: req.headers['x-request-id'] as string | undefined });
+    captured.push({
+      method: req.method ?? '',
+      url: req.url ?? '',
+      userAgent: req.headers['user-agent'],
+      requestId: req.headers['x-request-id'] as string | undefined,
+    });
     handler(req, res);
   });
   server.listen(0, '127.0.0.1');
@@ -95,7 +100,11 @@ describe('traffic generator', () => {
     await waitFor(() => capture.captured.length >= 20, '20 requests');
     await generator.stop();
 
-    assert.equal(new Set(capture.captured.map((request) => request.requestId)).size, capture.captured.length, 'a fresh id per request');
+    assert.equal(
+      new Set(capture.captured.map((request) => request.requestId)).size,
+      capture.captured.length,
+      'a fresh id per request',
+    );
     for (const request of capture.captured) {
       assert.ok(['GET', 'HEAD'].includes(request.method), `read-only method, got ${request.method}`);
       assert.equal(request.userAgent, TRAFFIC_USER_AGENT);
@@ -179,9 +188,15 @@ describe('traffic generator', () => {
   });
 
   test('the default pause is a random jitter between 0.5 and 1.5 seconds', () => {
-    assert.equal(randomDelayMs(() => 0), MIN_DELAY_MS);
+    assert.equal(
+      randomDelayMs(() => 0),
+      MIN_DELAY_MS,
+    );
     assert.equal(randomDelayMs(() => 0.999999) <= MAX_DELAY_MS, true);
-    assert.equal(randomDelayMs(() => 0.5), (MIN_DELAY_MS + MAX_DELAY_MS) / 2);
+    assert.equal(
+      randomDelayMs(() => 0.5),
+      (MIN_DELAY_MS + MAX_DELAY_MS) / 2,
+    );
     assert.deepEqual([MIN_DELAY_MS, MAX_DELAY_MS], [500, 1500]);
   });
 });

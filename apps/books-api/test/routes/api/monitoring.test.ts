@@ -58,8 +58,12 @@ test('GET /api/redirect never points at a deleted book and answers 404 when the 
   const empty = await app.inject({ url: '/api/redirect' });
   assert.equal(empty.statusCode, 404);
   assert.deepEqual(json(empty), { detail: 'No books available' });
-  const kept = json(await app.inject({ method: 'POST', url: '/api/v1/books', payload: { title: 'Kept', author: 'A', year: 2000 } }));
-  const gone = json(await app.inject({ method: 'POST', url: '/api/v1/books', payload: { title: 'Gone', author: 'A', year: 2000 } }));
+  const kept = json(
+    await app.inject({ method: 'POST', url: '/api/v1/books', payload: { title: 'Kept', author: 'A', year: 2000 } }),
+  );
+  const gone = json(
+    await app.inject({ method: 'POST', url: '/api/v1/books', payload: { title: 'Gone', author: 'A', year: 2000 } }),
+  );
   await app.inject({ method: 'DELETE', url: `/api/v1/books/${gone.id}` });
   for (let i = 0; i < 10; i += 1) {
     assert.equal((await app.inject({ url: '/api/redirect' })).headers['location'], `/api/v1/books/${kept.id}`);

@@ -37,7 +37,14 @@ export default async function LandingPage() {
         <Box
           component="ul"
           aria-label="Storage accounts by state"
-          sx={{ listStyle: 'none', p: 0, m: 0, display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr 1fr', sm: 'repeat(3, 1fr)', lg: 'repeat(6, 1fr)' } }}
+          sx={{
+            listStyle: 'none',
+            p: 0,
+            m: 0,
+            display: 'grid',
+            gap: 2,
+            gridTemplateColumns: { xs: '1fr 1fr', sm: 'repeat(3, 1fr)', lg: 'repeat(6, 1fr)' },
+          }}
         >
           <Box component="li">
             <Card sx={{ height: '100%' }}>
@@ -70,9 +77,18 @@ export default async function LandingPage() {
       </Typography>
       <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', md: 'repeat(3, 1fr)' } }}>
         {[
-          ['Self-service', 'Pick an offering in the catalog and fill in a guided form; the rules of Azure are checked as you type.'],
-          ['Secure by default', 'TLS 1.2, HTTPS-only traffic, infrastructure encryption and no public containers on every account.'],
-          ['Reconciled continuously', 'Crossplane keeps each resource as declared and reports its state back to this portal.'],
+          [
+            'Self-service',
+            'Pick an offering in the catalog and fill in a guided form; the rules of Azure are checked as you type.',
+          ],
+          [
+            'Secure by default',
+            'TLS 1.2, HTTPS-only traffic, infrastructure encryption and no public containers on every account.',
+          ],
+          [
+            'Reconciled continuously',
+            'Crossplane keeps each resource as declared and reports its state back to this portal.',
+          ],
         ].map(([title, text]) => (
           <Card key={title}>
             <CardContent>

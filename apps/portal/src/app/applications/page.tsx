@@ -55,7 +55,9 @@ export default async function ApplicationsPage() {
         <Box sx={{ display: 'grid', gap: 3 }}>
           <AutoRefresh active={anyUnsettled(loaded.value)} />
           {groupByApplication(loaded.value).map(([application, accounts]) => {
-            const environments = [...new Set(accounts.map((account) => account.environment).filter(Boolean))].join(', ');
+            const environments = [...new Set(accounts.map((account) => account.environment).filter(Boolean))].join(
+              ', ',
+            );
             return (
               <Box component="section" key={application} aria-label={application}>
                 <Typography variant="h2" gutterBottom>

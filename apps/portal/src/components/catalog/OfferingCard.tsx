@@ -11,7 +11,11 @@ export function OfferingCard({ offering }: { offering: Offering }) {
   const available = offering.href !== undefined;
   const headingId = `offering-${offering.id}`;
   return (
-    <Card component="article" aria-labelledby={headingId} sx={{ display: 'flex', flexDirection: 'column', opacity: available ? 1 : 0.75 }}>
+    <Card
+      component="article"
+      aria-labelledby={headingId}
+      sx={{ display: 'flex', flexDirection: 'column', opacity: available ? 1 : 0.75 }}
+    >
       <CardContent sx={{ flexGrow: 1 }}>
         <Chip
           size="small"

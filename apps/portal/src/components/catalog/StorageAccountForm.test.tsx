@@ -47,7 +47,9 @@ describe('storage account workflow form', () => {
     render(<StorageAccountForm resourceGroups={groups} />);
     await userEvent.click(screen.getByRole('button', { name: 'Create storage account' }));
     expect(screen.getByRole('alert')).toHaveTextContent('Some fields need attention');
-    expect(screen.getByRole('textbox', { name: /Application/ })).toHaveAccessibleDescription(/Use 1-40 lower-case letters/);
+    expect(screen.getByRole('textbox', { name: /Application/ })).toHaveAccessibleDescription(
+      /Use 1-40 lower-case letters/,
+    );
     expect(fetchSpy).not.toHaveBeenCalled();
   });
 
@@ -58,7 +60,10 @@ describe('storage account workflow form', () => {
     expect(tier).toHaveTextContent('Premium');
     expect(tier).toHaveAttribute('aria-disabled', 'true');
     await userEvent.click(screen.getByRole('combobox', { name: /Replication/ }));
-    expect(within(screen.getByRole('listbox')).getByRole('option', { name: 'GRS' })).toHaveAttribute('aria-disabled', 'true');
+    expect(within(screen.getByRole('listbox')).getByRole('option', { name: 'GRS' })).toHaveAttribute(
+      'aria-disabled',
+      'true',
+    );
   });
 
   it('enables SFTP only with hierarchical namespace', async () => {
@@ -73,7 +78,10 @@ describe('storage account workflow form', () => {
 
   it('submits the request and links to the new resource', async () => {
     const fetchSpy = vi.fn(async () =>
-      Response.json({ item: { name: 'stshopxk2p9', state: 'Provisioning', conditions: [], settings: {}, observed: {} } }, { status: 201 }),
+      Response.json(
+        { item: { name: 'stshopxk2p9', state: 'Provisioning', conditions: [], settings: {}, observed: {} } },
+        { status: 201 },
+      ),
     );
     vi.stubGlobal('fetch', fetchSpy);
     render(<StorageAccountForm resourceGroups={groups} />);
@@ -83,12 +91,19 @@ describe('storage account workflow form', () => {
     expect(link).toHaveAttribute('href', '/resources/stshopxk2p9');
     const [url, init] = fetchSpy.mock.calls[0] as unknown as [string, RequestInit];
     expect(url).toBe('/api/platform/resources');
-    expect(JSON.parse(String(init.body))).toMatchObject({ application: 'shop', resourceGroup: 'rg-books-dev', location: 'westeurope' });
+    expect(JSON.parse(String(init.body))).toMatchObject({
+      application: 'shop',
+      resourceGroup: 'rg-books-dev',
+      location: 'westeurope',
+    });
   });
 
   it('puts the server field errors beside the fields', async () => {
     vi.stubGlobal('fetch', async () =>
-      Response.json({ error: 'A storage account named stshop01 already exists', fields: { name: 'Name already taken' } }, { status: 409 }),
+      Response.json(
+        { error: 'A storage account named stshop01 already exists', fields: { name: 'Name already taken' } },
+        { status: 409 },
+      ),
     );
     render(<StorageAccountForm resourceGroups={groups} />);
     await userEvent.type(screen.getByRole('textbox', { name: /Account name/ }), 'stshop01');

@@ -107,7 +107,18 @@ export function StorageAccountForm({ resourceGroups }: { resourceGroups: Resourc
     };
   };
 
-  const toggle = (field: 'publicNetworkAccess' | 'hierarchicalNamespace' | 'sftpEnabled' | 'nfsv3Enabled' | 'httpsOnly' | 'sharedKeyAccess', label: string, helper: string, disabled = false) => {
+  const toggle = (
+    field:
+      | 'publicNetworkAccess'
+      | 'hierarchicalNamespace'
+      | 'sftpEnabled'
+      | 'nfsv3Enabled'
+      | 'httpsOnly'
+      | 'sharedKeyAccess',
+    label: string,
+    helper: string,
+    disabled = false,
+  ) => {
     const error = errorFor(field);
     const helperId = `${field}-helper`;
     return (
@@ -162,17 +173,40 @@ export function StorageAccountForm({ resourceGroups }: { resourceGroups: Resourc
   const groupProblem = resourceGroups.length === 0;
 
   return (
-    <Box sx={{ display: 'grid', gap: 3, gridTemplateColumns: { xs: 'minmax(0, 1fr)', lg: 'minmax(0, 3fr) minmax(0, 2fr)' }, alignItems: 'start' }}>
-      <Paper component="form" noValidate onSubmit={onSubmit} aria-label="Storage account request" sx={{ p: { xs: 2, sm: 3 } }}>
+    <Box
+      sx={{
+        display: 'grid',
+        gap: 3,
+        gridTemplateColumns: { xs: 'minmax(0, 1fr)', lg: 'minmax(0, 3fr) minmax(0, 2fr)' },
+        alignItems: 'start',
+      }}
+    >
+      <Paper
+        component="form"
+        noValidate
+        onSubmit={onSubmit}
+        aria-label="Storage account request"
+        sx={{ p: { xs: 2, sm: 3 } }}
+      >
         <Stack spacing={4}>
           <Section title="Basics">
             <TextField
               label="Account name"
               placeholder="Leave empty to generate one"
-              {...textProps('name', '3-24 lower-case letters and digits, unique across Azure. Leave empty and the platform generates one.')}
+              {...textProps(
+                'name',
+                '3-24 lower-case letters and digits, unique across Azure. Leave empty and the platform generates one.',
+              )}
               slotProps={{ htmlInput: { autoComplete: 'off', spellCheck: false, maxLength: 24 } }}
             />
-            <TextField label="Application" required {...textProps('application', 'The application this account belongs to, e.g. webshop. Recorded as a label.')} />
+            <TextField
+              label="Application"
+              required
+              {...textProps(
+                'application',
+                'The application this account belongs to, e.g. webshop. Recorded as a label.',
+              )}
+            />
             <TextField label="Environment" {...selectProps('environment', 'Recorded as a label.')}>
               {ENVIRONMENTS.map((environment) => (
                 <MenuItem key={environment} value={environment}>
@@ -183,8 +217,15 @@ export function StorageAccountForm({ resourceGroups }: { resourceGroups: Resourc
           </Section>
 
           <Section title="Placement">
-            {groupProblem ? <Alert severity="warning">No approved resource group is ready. Ask the platform team to provide one.</Alert> : null}
-            <TextField label="Resource group" {...selectProps('resourceGroup', 'Approved resource groups that are ready.')}>
+            {groupProblem ? (
+              <Alert severity="warning">
+                No approved resource group is ready. Ask the platform team to provide one.
+              </Alert>
+            ) : null}
+            <TextField
+              label="Resource group"
+              {...selectProps('resourceGroup', 'Approved resource groups that are ready.')}
+            >
               {resourceGroups.map((group) => (
                 <MenuItem key={group.name} value={group.name} disabled={!group.ready}>
                   {group.name}
@@ -212,7 +253,12 @@ export function StorageAccountForm({ resourceGroups }: { resourceGroups: Resourc
             </TextField>
             <TextField
               label="Performance tier"
-              {...selectProps('accountTier', premiumOnly ? `${values.accountKind} accounts exist only on the Premium tier.` : 'Premium uses SSDs and supports LRS or ZRS only.')}
+              {...selectProps(
+                'accountTier',
+                premiumOnly
+                  ? `${values.accountKind} accounts exist only on the Premium tier.`
+                  : 'Premium uses SSDs and supports LRS or ZRS only.',
+              )}
               disabled={premiumOnly}
             >
               {ACCOUNT_TIERS.map((tier) => (
@@ -223,7 +269,12 @@ export function StorageAccountForm({ resourceGroups }: { resourceGroups: Resourc
             </TextField>
             <TextField
               label="Replication"
-              {...selectProps('replicationType', values.accountTier === 'Premium' ? 'Premium accounts cannot replicate to another region.' : 'GRS and GZRS copy data to the paired region.')}
+              {...selectProps(
+                'replicationType',
+                values.accountTier === 'Premium'
+                  ? 'Premium accounts cannot replicate to another region.'
+                  : 'GRS and GZRS copy data to the paired region.',
+              )}
             >
               {REPLICATION_TYPES.map((replication) => (
                 <MenuItem
@@ -237,7 +288,12 @@ export function StorageAccountForm({ resourceGroups }: { resourceGroups: Resourc
             </TextField>
             <TextField
               label="Access tier"
-              {...selectProps('accessTier', accessTierApplies(values.accountKind) ? 'Hot for frequent access, Cool for infrequent.' : `${values.accountKind} accounts take no access tier.`)}
+              {...selectProps(
+                'accessTier',
+                accessTierApplies(values.accountKind)
+                  ? 'Hot for frequent access, Cool for infrequent.'
+                  : `${values.accountKind} accounts take no access tier.`,
+              )}
               disabled={!accessTierApplies(values.accountKind)}
             >
               <MenuItem value="" disabled>
@@ -252,19 +308,39 @@ export function StorageAccountForm({ resourceGroups }: { resourceGroups: Resourc
           </Section>
 
           <Section title="Network and security">
-            {toggle('publicNetworkAccess', 'Public network access', 'Off: reachable only through private endpoints. On: reachable from the internet, limited to the ranges below if you list any.')}
+            {toggle(
+              'publicNetworkAccess',
+              'Public network access',
+              'Off: reachable only through private endpoints. On: reachable from the internet, limited to the ranges below if you list any.',
+            )}
             <TextField
               label="Allowed IP ranges"
               multiline
               minRows={2}
               disabled={!values.publicNetworkAccess}
               placeholder="203.0.113.0/24, 198.51.100.7"
-              {...textProps('allowedIpRanges', 'IPv4 addresses or CIDR ranges (/8 to /30), separated by commas or new lines.')}
+              {...textProps(
+                'allowedIpRanges',
+                'IPv4 addresses or CIDR ranges (/8 to /30), separated by commas or new lines.',
+              )}
             />
             {toggle('httpsOnly', 'HTTPS only', 'Refuse unencrypted HTTP. Turn off only for NFSv3.')}
-            {toggle('sharedKeyAccess', 'Shared key access', 'Allow account-key and SAS authorization besides Microsoft Entra ID.')}
-            <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1 }} aria-label="Enforced security settings" role="group">
-              {['TLS 1.2 minimum', 'No public containers', 'Infrastructure encryption', 'No cross-tenant replication'].map((label) => (
+            {toggle(
+              'sharedKeyAccess',
+              'Shared key access',
+              'Allow account-key and SAS authorization besides Microsoft Entra ID.',
+            )}
+            <Box
+              sx={{ display: 'flex', flexWrap: 'wrap', gap: 1 }}
+              aria-label="Enforced security settings"
+              role="group"
+            >
+              {[
+                'TLS 1.2 minimum',
+                'No public containers',
+                'Infrastructure encryption',
+                'No cross-tenant replication',
+              ].map((label) => (
                 <Chip key={label} label={label} size="small" variant="outlined" color="success" />
               ))}
             </Box>
@@ -274,11 +350,18 @@ export function StorageAccountForm({ resourceGroups }: { resourceGroups: Resourc
             {toggle(
               'hierarchicalNamespace',
               'Hierarchical namespace (Data Lake Storage)',
-              hnsAllowed ? 'Directories and POSIX permissions; needed for SFTP and NFSv3.' : 'Needs a Standard StorageV2 or a Premium BlockBlobStorage account.',
+              hnsAllowed
+                ? 'Directories and POSIX permissions; needed for SFTP and NFSv3.'
+                : 'Needs a Standard StorageV2 or a Premium BlockBlobStorage account.',
               !hnsAllowed,
             )}
             {toggle('sftpEnabled', 'SFTP', 'Requires hierarchical namespace.', !values.hierarchicalNamespace)}
-            {toggle('nfsv3Enabled', 'NFSv3', 'Requires hierarchical namespace; turns HTTPS only off.', !values.hierarchicalNamespace)}
+            {toggle(
+              'nfsv3Enabled',
+              'NFSv3',
+              'Requires hierarchical namespace; turns HTTPS only off.',
+              !values.hierarchicalNamespace,
+            )}
           </Section>
 
           {outcome?.kind === 'failed' ? (
@@ -313,7 +396,11 @@ export function StorageAccountForm({ resourceGroups }: { resourceGroups: Resourc
         </Stack>
       </Paper>
 
-      <Paper component="aside" aria-labelledby="manifest-preview-title" sx={{ p: 2, position: { lg: 'sticky' }, top: { lg: 88 } }}>
+      <Paper
+        component="aside"
+        aria-labelledby="manifest-preview-title"
+        sx={{ p: 2, position: { lg: 'sticky' }, top: { lg: 88 } }}
+      >
         <Typography variant="h2" id="manifest-preview-title" gutterBottom>
           Manifest preview
         </Typography>
@@ -325,7 +412,15 @@ export function StorageAccountForm({ resourceGroups }: { resourceGroups: Resourc
           tabIndex={0}
           aria-label="Manifest preview"
           data-testid="manifest-preview"
-          sx={{ m: 0, p: 2, overflow: 'auto', maxHeight: { lg: '70vh' }, bgcolor: 'action.hover', borderRadius: 1, fontSize: 13 }}
+          sx={{
+            m: 0,
+            p: 2,
+            overflow: 'auto',
+            maxHeight: { lg: '70vh' },
+            bgcolor: 'action.hover',
+            borderRadius: 1,
+            fontSize: 13,
+          }}
         >
           {manifestYaml}
         </Box>

@@ -11,7 +11,8 @@ export const OFFERINGS: readonly Offering[] = [
   {
     id: 'azure-storage',
     title: 'Azure Storage Account',
-    summary: 'Blob, file, queue and table storage with secure defaults: TLS 1.2, HTTPS only, encryption at rest, no public containers.',
+    summary:
+      'Blob, file, queue and table storage with secure defaults: TLS 1.2, HTTPS only, encryption at rest, no public containers.',
     provider: 'Crossplane · provider-azure-storage',
     href: '/catalog/azure-storage',
   },

@@ -40,7 +40,10 @@ describe('storage workflow form rules', () => {
   it('sends allowed ranges only with public network access', () => {
     const typed = applyChange(start, 'allowedIpRanges', '203.0.113.0/24,\n198.51.100.7');
     expect(toRequestInput(typed).allowedIpRanges).toEqual([]);
-    expect(toRequestInput(applyChange(typed, 'publicNetworkAccess', true)).allowedIpRanges).toEqual(['203.0.113.0/24', '198.51.100.7']);
+    expect(toRequestInput(applyChange(typed, 'publicNetworkAccess', true)).allowedIpRanges).toEqual([
+      '203.0.113.0/24',
+      '198.51.100.7',
+    ]);
     expect(parseIpRanges('  ')).toEqual([]);
   });
 

@@ -45,7 +45,8 @@ export interface StorageFormValues {
 
 export type StorageFormField = keyof StorageFormValues;
 
-const isLocation = (value: string | undefined): value is Location => (LOCATIONS as readonly string[]).includes(value ?? '');
+const isLocation = (value: string | undefined): value is Location =>
+  (LOCATIONS as readonly string[]).includes(value ?? '');
 
 export function initialFormValues(resourceGroups: readonly ResourceGroup[]): StorageFormValues {
   const group = resourceGroups.find((candidate) => candidate.ready);

@@ -9,7 +9,8 @@ import { useTransition } from 'react';
 export function PlatformProblem({ message, status }: { message: string; status: number }) {
   const router = useRouter();
   const [pending, startTransition] = useTransition();
-  const title = status === 503 ? 'The platform is unavailable' : status === 403 ? 'Not allowed' : 'Could not load platform data';
+  const title =
+    status === 503 ? 'The platform is unavailable' : status === 403 ? 'Not allowed' : 'Could not load platform data';
   return (
     <Alert
       severity="error"

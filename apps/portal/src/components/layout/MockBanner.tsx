@@ -9,8 +9,8 @@ export async function MockBanner() {
   if (platformMode() !== 'mock') return null;
   return (
     <Alert severity="warning" role="note" sx={{ mb: 3 }} data-testid="mock-banner">
-      <strong>Development mode:</strong> the platform data on this page is mocked. No cluster is contacted and
-      nothing is created or deleted in Azure.
+      <strong>Development mode:</strong> the platform data on this page is mocked. No cluster is contacted and nothing
+      is created or deleted in Azure.
     </Alert>
   );
 }

@@ -19,6 +19,13 @@ export function AutoRefresh({ active, intervalMs = 3000 }: { active: boolean; in
     return () => clearInterval(timer);
   }, [active, intervalMs, router]);
   return active ? (
-    <Chip role="status" size="small" color="info" variant="outlined" icon={<Autorenew />} label="Updating automatically" />
+    <Chip
+      role="status"
+      size="small"
+      color="info"
+      variant="outlined"
+      icon={<Autorenew />}
+      label="Updating automatically"
+    />
   ) : null;
 }

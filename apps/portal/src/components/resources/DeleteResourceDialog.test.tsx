@@ -38,12 +38,17 @@ describe('delete confirmation', () => {
     await openDialog();
     await userEvent.type(screen.getByRole('textbox', { name: 'Name of the storage account' }), 'stshop01');
     await userEvent.click(screen.getByRole('button', { name: 'Delete storage account' }));
-    expect(fetchSpy).toHaveBeenCalledWith('/api/platform/resources?name=stshop01', expect.objectContaining({ method: 'DELETE' }));
+    expect(fetchSpy).toHaveBeenCalledWith(
+      '/api/platform/resources?name=stshop01',
+      expect.objectContaining({ method: 'DELETE' }),
+    );
     expect(push).toHaveBeenCalledWith('/resources?deleted=stshop01');
   });
 
   it('keeps the dialog open and shows the error when deletion fails', async () => {
-    vi.stubGlobal('fetch', async () => Response.json({ error: 'The platform cluster is unreachable' }, { status: 503 }));
+    vi.stubGlobal('fetch', async () =>
+      Response.json({ error: 'The platform cluster is unreachable' }, { status: 503 }),
+    );
     const dialog = await openDialog();
     await userEvent.type(screen.getByRole('textbox', { name: 'Name of the storage account' }), 'stshop01');
     await userEvent.click(screen.getByRole('button', { name: 'Delete storage account' }));

@@ -43,15 +43,21 @@ export function DeleteResourceDialog({ name, disabled = false }: { name: string;
 
   return (
     <>
-      <Button color="error" variant="outlined" startIcon={<DeleteOutlined />} disabled={disabled} onClick={() => setOpen(true)}>
+      <Button
+        color="error"
+        variant="outlined"
+        startIcon={<DeleteOutlined />}
+        disabled={disabled}
+        onClick={() => setOpen(true)}
+      >
         Delete
       </Button>
       <Dialog open={open} onClose={close} aria-labelledby={titleId} fullWidth maxWidth="sm">
         <DialogTitle id={titleId}>Delete storage account {name}?</DialogTitle>
         <DialogContent>
           <Alert severity="error" role="note" sx={{ mb: 2 }}>
-            This destroys the Azure storage account <strong>{name}</strong> and all the data in it: every container, blob,
-            file share, queue and table. It cannot be undone.
+            This destroys the Azure storage account <strong>{name}</strong> and all the data in it: every container,
+            blob, file share, queue and table. It cannot be undone.
           </Alert>
           <DialogContentText sx={{ mb: 2 }}>
             To confirm, type <strong>{name}</strong> below.

@@ -27,7 +27,13 @@ function Facts({ items }: { items: [string, ReactNode][] }) {
   return (
     <Box
       component="dl"
-      sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', sm: 'minmax(10rem, max-content) 1fr' }, columnGap: 2, rowGap: 0.5, m: 0 }}
+      sx={{
+        display: 'grid',
+        gridTemplateColumns: { xs: '1fr', sm: 'minmax(10rem, max-content) 1fr' },
+        columnGap: 2,
+        rowGap: 0.5,
+        m: 0,
+      }}
     >
       {items.map(([label, value]) => (
         <Box key={label} sx={{ display: 'contents' }}>
@@ -181,7 +187,9 @@ export function EventsSection({ events }: { events: PlatformEvent[] }) {
                   <TableCell>{event.reason}</TableCell>
                   <TableCell sx={{ overflowWrap: 'anywhere' }}>{event.message}</TableCell>
                   <TableCell>{event.count}</TableCell>
-                  <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatTimestamp(event.lastTimestamp ?? event.firstTimestamp)}</TableCell>
+                  <TableCell sx={{ whiteSpace: 'nowrap' }}>
+                    {formatTimestamp(event.lastTimestamp ?? event.firstTimestamp)}
+                  </TableCell>
                 </TableRow>
               ))}
             </TableBody>

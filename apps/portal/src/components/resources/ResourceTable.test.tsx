@@ -7,8 +7,24 @@ const refresh = vi.fn();
 vi.mock('next/navigation', () => ({ useRouter: () => ({ refresh }) }));
 
 const rows: ResourceRow[] = [
-  { name: 'stshop01', application: 'shop', resourceGroup: 'rg-a', location: 'westeurope', sku: 'Standard_LRS', state: 'Ready', age: '3h' },
-  { name: 'stbilling02', application: 'billing', resourceGroup: 'rg-b', location: 'northeurope', sku: 'Premium_ZRS', state: 'Provisioning', age: '5m' },
+  {
+    name: 'stshop01',
+    application: 'shop',
+    resourceGroup: 'rg-a',
+    location: 'westeurope',
+    sku: 'Standard_LRS',
+    state: 'Ready',
+    age: '3h',
+  },
+  {
+    name: 'stbilling02',
+    application: 'billing',
+    resourceGroup: 'rg-b',
+    location: 'northeurope',
+    sku: 'Premium_ZRS',
+    state: 'Provisioning',
+    age: '5m',
+  },
 ];
 
 describe('inventory table', () => {

@@ -69,7 +69,11 @@ export function ResourceTable({ rows }: { rows: ResourceRow[] }) {
         />
         <Tooltip title="Refresh">
           <span>
-            <IconButton aria-label="Refresh the inventory" disabled={refreshing} onClick={() => startRefresh(() => router.refresh())}>
+            <IconButton
+              aria-label="Refresh the inventory"
+              disabled={refreshing}
+              onClick={() => startRefresh(() => router.refresh())}
+            >
               <Refresh />
             </IconButton>
           </span>
@@ -92,7 +96,11 @@ export function ResourceTable({ rows }: { rows: ResourceRow[] }) {
             {visible.map((row) => (
               <TableRow key={row.name} hover>
                 <TableCell>
-                  <Link component={NextLink} href={`/resources/${encodeURIComponent(row.name)}`} sx={{ fontWeight: 600 }}>
+                  <Link
+                    component={NextLink}
+                    href={`/resources/${encodeURIComponent(row.name)}`}
+                    sx={{ fontWeight: 600 }}
+                  >
                     {row.name}
                   </Link>
                 </TableCell>

@@ -10,13 +10,16 @@ const RESOURCES = '/api/platform/resources';
 async function call<T>(input: string, init: RequestInit): Promise<ApiResult<T>> {
   let response: Response;
   try {
-    response = await fetch(input, { ...init, credentials: 'same-origin', headers: { Accept: 'application/json', ...init.headers } });
+    response = await fetch(input, {
+      ...init,
+      credentials: 'same-origin',
+      headers: { Accept: 'application/json', ...init.headers },
+    });
   } catch {
     return { ok: false, status: 0, error: 'The portal could not be reached. Check your connection and try again.' };
   }
   const body = (await response.json().catch(() => undefined)) as
-    | (T & { error?: string; fields?: FieldErrors })
-    | undefined;
+    (T & { error?: string; fields?: FieldErrors }) | undefined;
   if (response.ok && body) return { ok: true, value: body };
   return {
     ok: false,

@@ -57,14 +57,22 @@ describe('Account manifest builder', () => {
 
   it('restricts public access to the allowed ranges', () => {
     const open = buildAccountManifest(request({ publicNetworkAccess: true }));
-    expect(open.spec.forProvider.networkRules).toEqual([{ defaultAction: 'Allow', bypass: ['AzureServices'], ipRules: [] }]);
+    expect(open.spec.forProvider.networkRules).toEqual([
+      { defaultAction: 'Allow', bypass: ['AzureServices'], ipRules: [] },
+    ]);
     const limited = buildAccountManifest(request({ publicNetworkAccess: true, allowedIpRanges: ['203.0.113.0/24'] }));
-    expect(limited.spec.forProvider.networkRules).toEqual([{ defaultAction: 'Deny', bypass: ['AzureServices'], ipRules: ['203.0.113.0/24'] }]);
+    expect(limited.spec.forProvider.networkRules).toEqual([
+      { defaultAction: 'Deny', bypass: ['AzureServices'], ipRules: ['203.0.113.0/24'] },
+    ]);
     expect(buildAccountManifest(request()).spec.forProvider.networkRules).toBeUndefined();
   });
 
   it('records provenance as annotations when given', () => {
-    const manifest = buildAccountManifest(request(), { requestId: 'req-1', requestedBy: 'dev@example.com', requestedAt: '2026-01-01T00:00:00Z' });
+    const manifest = buildAccountManifest(request(), {
+      requestId: 'req-1',
+      requestedBy: 'dev@example.com',
+      requestedAt: '2026-01-01T00:00:00Z',
+    });
     expect(manifest.metadata.annotations).toEqual({
       [PORTAL_KEYS.requestId]: 'req-1',
       [PORTAL_KEYS.requestedBy]: 'dev@example.com',
@@ -76,6 +84,12 @@ describe('Account manifest builder', () => {
     const manifest = buildAccountManifest(
       request({ hierarchicalNamespace: true, sftpEnabled: true, accessTier: 'Cool', sharedKeyAccess: false }),
     );
-    expect(manifest.spec.forProvider).toMatchObject({ isHnsEnabled: true, sftpEnabled: true, nfsv3Enabled: false, accessTier: 'Cool', sharedAccessKeyEnabled: false });
+    expect(manifest.spec.forProvider).toMatchObject({
+      isHnsEnabled: true,
+      sftpEnabled: true,
+      nfsv3Enabled: false,
+      accessTier: 'Cool',
+      sharedAccessKeyEnabled: false,
+    });
   });
 });

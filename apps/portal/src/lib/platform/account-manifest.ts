@@ -93,7 +93,10 @@ function networkRules(request: StorageAccountRequest): NetworkRules[] | undefine
   return [{ defaultAction: 'Deny', bypass: ['AzureServices'], ipRules: [...request.allowedIpRanges] }];
 }
 
-export function buildAccountManifest(request: StorageAccountRequest, provenance: ManifestProvenance = {}): AccountManifest {
+export function buildAccountManifest(
+  request: StorageAccountRequest,
+  provenance: ManifestProvenance = {},
+): AccountManifest {
   const annotations: Record<string, string> = {};
   if (provenance.requestId) annotations[PORTAL_KEYS.requestId] = provenance.requestId;
   if (provenance.requestedBy) annotations[PORTAL_KEYS.requestedBy] = provenance.requestedBy;

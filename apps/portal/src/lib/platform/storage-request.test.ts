@@ -18,7 +18,13 @@ describe('storage account request schema', () => {
     const result = parseStorageAccountRequest(base);
     expect(result).toMatchObject({
       success: true,
-      request: { accountKind: 'StorageV2', accountTier: 'Standard', replicationType: 'LRS', httpsOnly: true, publicNetworkAccess: false },
+      request: {
+        accountKind: 'StorageV2',
+        accountTier: 'Standard',
+        replicationType: 'LRS',
+        httpsOnly: true,
+        publicNetworkAccess: false,
+      },
     });
   });
 
@@ -47,7 +53,9 @@ describe('storage account request schema', () => {
 
   it('allows an access tier only for BlobStorage, FileStorage and StorageV2', () => {
     expect(fieldsOf({ ...base, accountKind: 'Storage', accessTier: 'Hot' })).toHaveProperty('accessTier');
-    expect(fieldsOf({ ...base, accountKind: 'BlockBlobStorage', accountTier: 'Premium', accessTier: 'Hot' })).toHaveProperty('accessTier');
+    expect(
+      fieldsOf({ ...base, accountKind: 'BlockBlobStorage', accountTier: 'Premium', accessTier: 'Hot' }),
+    ).toHaveProperty('accessTier');
     expect(fieldsOf({ ...base, accountKind: 'BlobStorage', accessTier: 'Cool' })).toEqual({});
     expect(fieldsOf({ ...base, accountKind: 'FileStorage', accountTier: 'Premium', accessTier: 'Hot' })).toEqual({});
   });
@@ -64,13 +72,19 @@ describe('storage account request schema', () => {
   });
 
   it('refuses hierarchical namespace on kinds that do not support it', () => {
-    expect(fieldsOf({ ...base, accountKind: 'BlobStorage', hierarchicalNamespace: true })).toHaveProperty('hierarchicalNamespace');
+    expect(fieldsOf({ ...base, accountKind: 'BlobStorage', hierarchicalNamespace: true })).toHaveProperty(
+      'hierarchicalNamespace',
+    );
   });
 
   it('checks allowed IP ranges and needs public network access for them', () => {
-    expect(fieldsOf({ ...base, publicNetworkAccess: true, allowedIpRanges: ['10.0.0.0/33'] })).toHaveProperty('allowedIpRanges');
+    expect(fieldsOf({ ...base, publicNetworkAccess: true, allowedIpRanges: ['10.0.0.0/33'] })).toHaveProperty(
+      'allowedIpRanges',
+    );
     expect(fieldsOf({ ...base, allowedIpRanges: ['203.0.113.0/24'] })).toHaveProperty('allowedIpRanges');
-    expect(fieldsOf({ ...base, publicNetworkAccess: true, allowedIpRanges: ['203.0.113.0/24', '198.51.100.7'] })).toEqual({});
+    expect(
+      fieldsOf({ ...base, publicNetworkAccess: true, allowedIpRanges: ['203.0.113.0/24', '198.51.100.7'] }),
+    ).toEqual({});
   });
 
   it('reports unknown fields, wrong types and missing fields all at once', () => {

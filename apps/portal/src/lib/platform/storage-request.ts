@@ -79,7 +79,10 @@ export const storageAccountRequestSchema = z
       application: z
         .string({ error: requiredString('Application') })
         .trim()
-        .regex(APPLICATION_PATTERN, 'Use 1-40 lower-case letters, digits and hyphens, starting and ending with a letter or digit'),
+        .regex(
+          APPLICATION_PATTERN,
+          'Use 1-40 lower-case letters, digits and hyphens, starting and ending with a letter or digit',
+        ),
       environment: choice(ENVIRONMENTS, 'Environment'),
       resourceGroup: z
         .string({ error: requiredString('Resource group') })
@@ -106,7 +109,8 @@ export const storageAccountRequestSchema = z
     { error: (issue) => (issue.code === 'unrecognized_keys' ? 'Unknown field' : 'Request body must be a JSON object') },
   )
   .superRefine((request, ctx) => {
-    const problem = (path: keyof typeof request, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
+    const problem = (path: keyof typeof request, message: string) =>
+      ctx.addIssue({ code: 'custom', path: [path], message });
 
     if (PREMIUM_ONLY_KINDS.includes(request.accountKind) && request.accountTier !== 'Premium') {
       problem('accountTier', `${request.accountKind} accounts exist only on the Premium tier`);
@@ -118,7 +122,10 @@ export const storageAccountRequestSchema = z
       problem('accessTier', `An access tier applies only to ${ACCESS_TIER_KINDS.join(', ')} accounts`);
     }
     if (request.hierarchicalNamespace && !supportsHierarchicalNamespace(request.accountKind, request.accountTier)) {
-      problem('hierarchicalNamespace', 'Hierarchical namespace needs a Standard StorageV2 or a Premium BlockBlobStorage account');
+      problem(
+        'hierarchicalNamespace',
+        'Hierarchical namespace needs a Standard StorageV2 or a Premium BlockBlobStorage account',
+      );
     }
     if (request.sftpEnabled && !request.hierarchicalNamespace) {
       problem('sftpEnabled', 'SFTP requires hierarchical namespace');
@@ -161,8 +168,7 @@ export function fieldErrorsFromIssues(issues: readonly z.core.$ZodIssue[]): Fiel
 }
 
 export type ParsedStorageRequest =
-  | { success: true; request: StorageAccountRequest }
-  | { success: false; message: string; fields: FieldErrors };
+  { success: true; request: StorageAccountRequest } | { success: false; message: string; fields: FieldErrors };
 
 export function parseStorageAccountRequest(input: unknown): ParsedStorageRequest {
   const result = storageAccountRequestSchema.safeParse(input);

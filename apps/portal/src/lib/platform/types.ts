@@ -2,13 +2,7 @@
  * The portal's own view of platform resources. Components render these types only; raw
  * Kubernetes objects never leave src/server/ (see src/server/platform/account-mapper.ts).
  */
-import type {
-  AccessTier,
-  AccountKind,
-  AccountTier,
-  Environment,
-  ReplicationType,
-} from './storage-request';
+import type { AccessTier, AccountKind, AccountTier, Environment, ReplicationType } from './storage-request';
 
 export type { StorageAccountRequest, StorageAccountRequestInput, FieldErrors } from './storage-request';
 

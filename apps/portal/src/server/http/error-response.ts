@@ -21,7 +21,10 @@ export function errorResponse(error: unknown, requestId: string): Response {
         msg: 'platform request failed',
         requestId,
         status,
-        error: error instanceof Error ? { name: error.name, message: error.message, cause: String(error.cause ?? '') } : String(error),
+        error:
+          error instanceof Error
+            ? { name: error.name, message: error.message, cause: String(error.cause ?? '') }
+            : String(error),
       }),
     );
   }

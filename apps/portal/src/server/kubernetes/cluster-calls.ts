@@ -21,8 +21,16 @@ export interface ClusterCall extends ClusterResource {
   purpose: string;
 }
 
-export const ACCOUNTS: ClusterResource = { group: 'storage.azure.upbound.io', version: 'v1beta1', resource: 'accounts' };
-export const RESOURCE_GROUPS: ClusterResource = { group: 'azure.upbound.io', version: 'v1beta1', resource: 'resourcegroups' };
+export const ACCOUNTS: ClusterResource = {
+  group: 'storage.azure.upbound.io',
+  version: 'v1beta1',
+  resource: 'accounts',
+};
+export const RESOURCE_GROUPS: ClusterResource = {
+  group: 'azure.upbound.io',
+  version: 'v1beta1',
+  resource: 'resourcegroups',
+};
 export const EVENTS: ClusterResource = { group: '', version: 'v1', resource: 'events' };
 
 export const CLUSTER_CALLS = {

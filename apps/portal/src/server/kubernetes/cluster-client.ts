@@ -70,7 +70,11 @@ export function createClusterClient(config: KubeConfig, timeoutMs = DEFAULT_CALL
   const core = config.makeApiClient(CoreV1Api);
   const options = deadline(timeoutMs);
 
-  async function call<T>(name: ClusterCallName, subject: string | undefined, run: (call: ClusterCall) => Promise<T>): Promise<T> {
+  async function call<T>(
+    name: ClusterCallName,
+    subject: string | undefined,
+    run: (call: ClusterCall) => Promise<T>,
+  ): Promise<T> {
     const entry = CLUSTER_CALLS[name];
     try {
       return await run(entry);
@@ -81,12 +85,20 @@ export function createClusterClient(config: KubeConfig, timeoutMs = DEFAULT_CALL
   const target = ({ group, version, resource }: ClusterCall) => ({ group, version, plural: resource });
 
   return {
-    listAccounts: () => call('listAccounts', undefined, async (c) => itemsOf(await customObjects.listClusterCustomObject(target(c), options))),
-    getAccount: (name) => call('getAccount', name, (c) => customObjects.getClusterCustomObject({ ...target(c), name }, options)),
+    listAccounts: () =>
+      call('listAccounts', undefined, async (c) =>
+        itemsOf(await customObjects.listClusterCustomObject(target(c), options)),
+      ),
+    getAccount: (name) =>
+      call('getAccount', name, (c) => customObjects.getClusterCustomObject({ ...target(c), name }, options)),
     createAccount: (body) =>
-      call('createAccount', nameOf(body), (c) => customObjects.createClusterCustomObject({ ...target(c), body }, options)),
+      call('createAccount', nameOf(body), (c) =>
+        customObjects.createClusterCustomObject({ ...target(c), body }, options),
+      ),
     dryRunCreateAccount: (body) =>
-      call('dryRunCreateAccount', nameOf(body), (c) => customObjects.createClusterCustomObject({ ...target(c), body, dryRun: 'All' }, options)),
+      call('dryRunCreateAccount', nameOf(body), (c) =>
+        customObjects.createClusterCustomObject({ ...target(c), body, dryRun: 'All' }, options),
+      ),
     annotateAccount: (name, annotations) =>
       call('annotateAccount', name, (c) =>
         customObjects.patchClusterCustomObject(
@@ -94,11 +106,18 @@ export function createClusterClient(config: KubeConfig, timeoutMs = DEFAULT_CALL
           deadline(timeoutMs, [contentType(PatchStrategy.MergePatch)]),
         ),
       ),
-    deleteAccount: (name) => call('deleteAccount', name, (c) => customObjects.deleteClusterCustomObject({ ...target(c), name }, options)),
-    listResourceGroups: () => call('listResourceGroups', undefined, async (c) => itemsOf(await customObjects.listClusterCustomObject(target(c), options))),
+    deleteAccount: (name) =>
+      call('deleteAccount', name, (c) => customObjects.deleteClusterCustomObject({ ...target(c), name }, options)),
+    listResourceGroups: () =>
+      call('listResourceGroups', undefined, async (c) =>
+        itemsOf(await customObjects.listClusterCustomObject(target(c), options)),
+      ),
     listAccountEvents: (name, kind) =>
       call('listAccountEvents', undefined, async () => {
-        const list = await core.listEventForAllNamespaces({ fieldSelector: `involvedObject.name=${name},involvedObject.kind=${kind}` }, options);
+        const list = await core.listEventForAllNamespaces(
+          { fieldSelector: `involvedObject.name=${name},involvedObject.kind=${kind}` },
+          options,
+        );
         return list.items;
       }),
   };

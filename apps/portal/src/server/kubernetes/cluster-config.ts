@@ -23,16 +23,22 @@ export function loadClusterConfig(env: Env = process.env): KubeConfig {
   const homeConfig = join(env['HOME'] ?? homedir(), '.kube', 'config');
   const inCluster = Boolean(env['KUBERNETES_SERVICE_HOST']) && existsSync(SERVICE_ACCOUNT_TOKEN);
   if (!kubeconfigEnv && !existsSync(homeConfig) && !inCluster) {
-    throw new ClusterNotConfiguredError('The platform cluster is not configured: set KUBECONFIG, provide ~/.kube/config, or run the portal in a cluster');
+    throw new ClusterNotConfiguredError(
+      'The platform cluster is not configured: set KUBECONFIG, provide ~/.kube/config, or run the portal in a cluster',
+    );
   }
   const config = new KubeConfig();
   try {
     config.loadFromDefault();
   } catch (error) {
-    throw new ClusterNotConfiguredError(`The platform cluster configuration cannot be read: ${error instanceof Error ? error.message : String(error)}`);
+    throw new ClusterNotConfiguredError(
+      `The platform cluster configuration cannot be read: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
   if (!config.getCurrentCluster()) {
-    throw new ClusterNotConfiguredError('The platform cluster is not configured: the kubeconfig has no current context with a cluster');
+    throw new ClusterNotConfiguredError(
+      'The platform cluster is not configured: the kubeconfig has no current context with a cluster',
+    );
   }
   return config;
 }

@@ -66,12 +66,18 @@ function apiException(error: unknown): { code: number; status: KubeStatus } | un
 }
 
 function networkReason(error: unknown): string | undefined {
-  for (let current: unknown = error, depth = 0; isRecord(current) && depth < 5; current = current['cause'], depth += 1) {
+  for (
+    let current: unknown = error, depth = 0;
+    isRecord(current) && depth < 5;
+    current = current['cause'], depth += 1
+  ) {
     if (current['name'] === 'AbortError' || current['type'] === 'aborted') return 'no answer in time';
     const code = current['code'];
     if (typeof code === 'string' && NETWORK_ERRORS[code]) return NETWORK_ERRORS[code];
     if (current['type'] === 'system' || current['name'] === 'FetchError') {
-      return typeof current['message'] === 'string' && /socket hang up/.test(current['message']) ? 'connection closed' : 'connection failed';
+      return typeof current['message'] === 'string' && /socket hang up/.test(current['message'])
+        ? 'connection closed'
+        : 'connection failed';
     }
   }
   return undefined;
@@ -81,7 +87,8 @@ function networkReason(error: unknown): string | undefined {
 function fieldsFrom(status: KubeStatus): Record<string, string> | undefined {
   const fields: Record<string, string> = {};
   for (const cause of status.details?.causes ?? []) {
-    if (cause.field === 'metadata.name' || cause.field === 'metadata.generateName') fields['name'] ??= cause.message ?? 'Rejected by the cluster';
+    if (cause.field === 'metadata.name' || cause.field === 'metadata.generateName')
+      fields['name'] ??= cause.message ?? 'Rejected by the cluster';
   }
   return Object.keys(fields).length > 0 ? fields : undefined;
 }
@@ -97,7 +104,10 @@ export function mapClusterError(error: unknown, call: ClusterCall, subject: Erro
 
   const reason = networkReason(error);
   if (reason) {
-    return new PlatformUnavailableError(`The platform cluster is unreachable (${reason}); could not ${call.purpose}. Try again shortly.`, options);
+    return new PlatformUnavailableError(
+      `The platform cluster is unreachable (${reason}); could not ${call.purpose}. Try again shortly.`,
+      options,
+    );
   }
 
   const api = apiException(error);
@@ -110,7 +120,10 @@ export function mapClusterError(error: unknown, call: ClusterCall, subject: Erro
     case 'NotFound':
       if (!subject.name) {
         // The collection itself is missing: the provider's CRD is not installed on this cluster.
-        return new PlatformUnavailableError(`The platform cluster does not serve ${call.resource}.${call.group}; is the provider installed?`, options);
+        return new PlatformUnavailableError(
+          `The platform cluster does not serve ${call.resource}.${call.group}; is the provider installed?`,
+          options,
+        );
       }
       return new NotFoundError(`Storage account ${what} not found`, options);
     case 'AlreadyExists':
@@ -120,7 +133,10 @@ export function mapClusterError(error: unknown, call: ClusterCall, subject: Erro
     case 'Invalid':
     case 'BadRequest': {
       const fields = fieldsFrom(status);
-      return new InvalidRequestError(`The cluster rejected the storage account: ${clusterMessage}`, { ...options, ...(fields ? { fields } : {}) });
+      return new InvalidRequestError(`The cluster rejected the storage account: ${clusterMessage}`, {
+        ...options,
+        ...(fields ? { fields } : {}),
+      });
     }
     case 'Forbidden':
       return new ForbiddenError(`The portal is not allowed to ${call.purpose}: ${clusterMessage}`, options);
@@ -132,13 +148,23 @@ export function mapClusterError(error: unknown, call: ClusterCall, subject: Erro
   // No Status reason (or an unknown one): the HTTP code decides.
   if (code === 401) return unauthorized(options);
   if (code === 403) return new ForbiddenError(`The portal is not allowed to ${call.purpose}`, options);
-  if (code === 404) return subject.name ? new NotFoundError(`Storage account ${what} not found`, options) : new PlatformUnavailableError(`The platform cluster does not serve ${call.resource}.${call.group}`, options);
+  if (code === 404)
+    return subject.name
+      ? new NotFoundError(`Storage account ${what} not found`, options)
+      : new PlatformUnavailableError(`The platform cluster does not serve ${call.resource}.${call.group}`, options);
   if (code === 409) return new ConflictError(`A storage account named ${what} already exists`, options);
-  if (code === 400 || code === 422) return new InvalidRequestError(`The cluster rejected the storage account: ${clusterMessage}`, options);
+  if (code === 400 || code === 422)
+    return new InvalidRequestError(`The cluster rejected the storage account: ${clusterMessage}`, options);
   if (code === 429 || code >= 500) {
-    return new PlatformUnavailableError(`The platform cluster is unavailable (HTTP ${code}); could not ${call.purpose}. Try again shortly.`, options);
+    return new PlatformUnavailableError(
+      `The platform cluster is unavailable (HTTP ${code}); could not ${call.purpose}. Try again shortly.`,
+      options,
+    );
   }
-  return new UpstreamError(`The platform cluster answered HTTP ${code} while trying to ${call.purpose}`, { ...options, status: 502 });
+  return new UpstreamError(`The platform cluster answered HTTP ${code} while trying to ${call.purpose}`, {
+    ...options,
+    status: 502,
+  });
 }
 
 /**
@@ -147,5 +173,8 @@ export function mapClusterError(error: unknown, call: ClusterCall, subject: Erro
  * login to challenge them with, so it travels as 403 with a message for the platform team.
  */
 function unauthorized(options: { cause: unknown }): ForbiddenError {
-  return new ForbiddenError("The platform cluster refused the portal's credentials; ask the platform team to check the portal's service account", options);
+  return new ForbiddenError(
+    "The platform cluster refused the portal's credentials; ask the platform team to check the portal's service account",
+    options,
+  );
 }

@@ -121,7 +121,11 @@ export function createKubernetesBackend(client: ClusterClient): PlatformBackend 
       const events = await client.listAccountEvents(name, ACCOUNT_KIND);
       return events
         .map(toPlatformEvent)
-        .sort((a, b) => (a.lastTimestamp ?? '').localeCompare(b.lastTimestamp ?? '') || (a.firstTimestamp ?? '').localeCompare(b.firstTimestamp ?? ''));
+        .sort(
+          (a, b) =>
+            (a.lastTimestamp ?? '').localeCompare(b.lastTimestamp ?? '') ||
+            (a.firstTimestamp ?? '').localeCompare(b.firstTimestamp ?? ''),
+        );
     },
 
     async manifestYaml(name) {

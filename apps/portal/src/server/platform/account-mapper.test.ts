@@ -6,8 +6,22 @@ describe('account state', () => {
   it.each([
     [[], false, 'Provisioning'],
     [[{ type: 'Synced', status: 'True' as const }], false, 'Provisioning'],
-    [[{ type: 'Synced', status: 'True' as const }, { type: 'Ready', status: 'False' as const, reason: 'Creating' }], false, 'Provisioning'],
-    [[{ type: 'Synced', status: 'True' as const }, { type: 'Ready', status: 'True' as const }], false, 'Ready'],
+    [
+      [
+        { type: 'Synced', status: 'True' as const },
+        { type: 'Ready', status: 'False' as const, reason: 'Creating' },
+      ],
+      false,
+      'Provisioning',
+    ],
+    [
+      [
+        { type: 'Synced', status: 'True' as const },
+        { type: 'Ready', status: 'True' as const },
+      ],
+      false,
+      'Ready',
+    ],
     [[{ type: 'Synced', status: 'False' as const, reason: 'ReconcileError' }], false, 'Failed'],
     [[{ type: 'Ready', status: 'False' as const, reason: 'Unavailable' }], false, 'Failed'],
     [[{ type: 'Ready', status: 'True' as const }], true, 'Deleting'],
@@ -17,7 +31,10 @@ describe('account state', () => {
   });
 
   it('explains a failure with the reason and message of the failing condition', () => {
-    const { detail } = deriveState([{ type: 'Synced', status: 'False', reason: 'ReconcileError', message: 'quota exceeded' }], false);
+    const { detail } = deriveState(
+      [{ type: 'Synced', status: 'False', reason: 'ReconcileError', message: 'quota exceeded' }],
+      false,
+    );
     expect(detail).toBe('ReconcileError: quota exceeded');
   });
 });
@@ -32,10 +49,26 @@ describe('Account object to StorageAccount', () => {
         labels: { [PORTAL_KEYS.application]: 'shop', [PORTAL_KEYS.environment]: 'prod' },
         annotations: { [PORTAL_KEYS.requestedBy]: 'dev@example.com', [PORTAL_KEYS.requestId]: 'r-1' },
       },
-      spec: { forProvider: { accountTier: 'Premium', accountReplicationType: 'ZRS', accountKind: 'BlockBlobStorage', resourceGroupName: 'rg', location: 'westeurope' } },
+      spec: {
+        forProvider: {
+          accountTier: 'Premium',
+          accountReplicationType: 'ZRS',
+          accountKind: 'BlockBlobStorage',
+          resourceGroupName: 'rg',
+          location: 'westeurope',
+        },
+      },
       status: {
-        conditions: [{ type: 'Ready', status: 'True', reason: 'Available' }, { type: 'Synced', status: 'True' }, { status: 'True' }],
-        atProvider: { primaryBlobEndpoint: 'https://stshop01.blob.core.windows.net/', location: 'westeurope', networkRules: [{ ipRules: ['203.0.113.0/24'] }] },
+        conditions: [
+          { type: 'Ready', status: 'True', reason: 'Available' },
+          { type: 'Synced', status: 'True' },
+          { status: 'True' },
+        ],
+        atProvider: {
+          primaryBlobEndpoint: 'https://stshop01.blob.core.windows.net/',
+          location: 'westeurope',
+          networkRules: [{ ipRules: ['203.0.113.0/24'] }],
+        },
       },
     });
     expect(account).toMatchObject({
@@ -55,7 +88,13 @@ describe('Account object to StorageAccount', () => {
 
   it('survives an object with almost nothing in it', () => {
     const account = toStorageAccount({ metadata: { name: 'x1y', deletionTimestamp: '2026-01-01T00:00:00Z' } });
-    expect(account).toMatchObject({ name: 'x1y', state: 'Deleting', conditions: [], observed: {}, deletionRequestedAt: '2026-01-01T00:00:00Z' });
+    expect(account).toMatchObject({
+      name: 'x1y',
+      state: 'Deleting',
+      conditions: [],
+      observed: {},
+      deletionRequestedAt: '2026-01-01T00:00:00Z',
+    });
     expect(account.sku).toBeUndefined();
   });
 });

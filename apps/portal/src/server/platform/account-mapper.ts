@@ -25,7 +25,10 @@ function describe(condition: Condition | undefined): string | undefined {
  * Crossplane reports Synced (did the last reconcile work?) and Ready (is the cloud resource
  * usable?). A deletion timestamp wins over both: the object is on its way out.
  */
-export function deriveState(conditions: readonly Condition[], deletionRequested: boolean): { state: AccountState; detail?: string } {
+export function deriveState(
+  conditions: readonly Condition[],
+  deletionRequested: boolean,
+): { state: AccountState; detail?: string } {
   const ready = conditions.find((c) => c.type === 'Ready');
   const synced = conditions.find((c) => c.type === 'Synced');
   const detail = (c: Condition | undefined) => {
@@ -46,7 +49,8 @@ export function deriveState(conditions: readonly Condition[], deletionRequested:
   return { state: 'Unknown', ...detail(ready ?? synced) };
 }
 
-const asString = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
+const asString = (value: unknown): string | undefined =>
+  typeof value === 'string' && value !== '' ? value : undefined;
 const asBoolean = (value: unknown, fallback: boolean): boolean => (typeof value === 'boolean' ? value : fallback);
 
 function observed(atProvider: Record<string, unknown> | undefined): ObservedAccount {

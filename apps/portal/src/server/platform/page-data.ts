@@ -14,7 +14,8 @@ export async function loadPlatformData<T>(load: () => Promise<T>): Promise<Loade
   try {
     return { ok: true, value: await load() };
   } catch (error) {
-    if (error instanceof PlatformError && error.expose) return { ok: false, status: error.status, message: error.message };
+    if (error instanceof PlatformError && error.expose)
+      return { ok: false, status: error.status, message: error.message };
     console.error(JSON.stringify({ level: 'error', msg: 'page data failed', error: String(error) }));
     return { ok: false, status: 500, message: 'The platform could not answer. Try again in a moment.' };
   }

@@ -1,6 +1,12 @@
 import 'server-only';
 import { parseStorageAccountRequest } from '@/lib/platform/storage-request';
-import type { PlatformEvent, PlatformMode, ResourceGroup, StorageAccount, StorageAccountRequest } from '@/lib/platform/types';
+import type {
+  PlatformEvent,
+  PlatformMode,
+  ResourceGroup,
+  StorageAccount,
+  StorageAccountRequest,
+} from '@/lib/platform/types';
 import type { DryRunResult, PlatformBackend, RequestContext } from './backend';
 import { InvalidRequestError } from './errors';
 import { parseResourceName } from './resource-name';

@@ -12,7 +12,11 @@ import { listStorageAccounts } from '@/server/platform/storage-accounts';
 
 export const metadata: Metadata = { title: 'Resources' };
 
-export default async function ResourcesPage({ searchParams }: { searchParams: Promise<{ deleted?: string | string[] }> }) {
+export default async function ResourcesPage({
+  searchParams,
+}: {
+  searchParams: Promise<{ deleted?: string | string[] }>;
+}) {
   const { deleted } = await searchParams;
   const loaded = await loadPlatformData(listStorageAccounts);
   const now = Date.now();

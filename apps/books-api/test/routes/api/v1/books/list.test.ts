@@ -43,10 +43,18 @@ test('GET /api/v1/books keeps insertion order after deletions and creations', as
   const app = await buildTestApp(t);
   await app.inject({ method: 'DELETE', url: '/api/v1/books/1a5d9e27-8b16-4d8d-96a0-84b9a91db314' });
   for (const title of ['Fourth', 'Fifth']) {
-    const created = await app.inject({ method: 'POST', url: '/api/v1/books', payload: { title, author: 'A', year: 2000 } });
+    const created = await app.inject({
+      method: 'POST',
+      url: '/api/v1/books',
+      payload: { title, author: 'A', year: 2000 },
+    });
     assert.equal(created.statusCode, 201);
   }
-  await app.inject({ method: 'PATCH', url: '/api/v1/books/3fa85f64-5717-4562-b3fc-2c963f66afa6', payload: { year: 2009 } });
+  await app.inject({
+    method: 'PATCH',
+    url: '/api/v1/books/3fa85f64-5717-4562-b3fc-2c963f66afa6',
+    payload: { year: 2009 },
+  });
   const page = json(await app.inject({ url: '/api/v1/books' }));
   assert.deepEqual(titles(page), ['Clean Code', 'Designing Data-Intensive Applications', 'Fourth', 'Fifth']);
   assert.equal(page.total, 4);

@@ -34,7 +34,11 @@ test('GET /api/v1/books/search answers an empty page when nothing matches', asyn
 test('GET /api/v1/books/search finds created books and forgets deleted ones', async (t) => {
   const app = await buildTestApp(t);
   const created = json(
-    await app.inject({ method: 'POST', url: '/api/v1/books', payload: { title: 'Refactoring', author: 'Martin Fowler', year: 2018 } }),
+    await app.inject({
+      method: 'POST',
+      url: '/api/v1/books',
+      payload: { title: 'Refactoring', author: 'Martin Fowler', year: 2018 },
+    }),
   );
   await app.inject({ method: 'DELETE', url: '/api/v1/books/3fa85f64-5717-4562-b3fc-2c963f66afa6' });
   const page = json(await app.inject({ url: '/api/v1/books/search?q=MARTIN' }));

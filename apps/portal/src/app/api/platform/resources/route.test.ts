@@ -61,7 +61,10 @@ describe('platform resources API in development mode', () => {
     it('POST generates a different name each time', async () => {
       const { POST } = await routes();
       const names = await Promise.all(
-        [1, 2, 3].map(async () => ((await (await POST(post(JSON.stringify(valid)))).json()) as { item: { name: string } }).item.name),
+        [1, 2, 3].map(
+          async () =>
+            ((await (await POST(post(JSON.stringify(valid)))).json()) as { item: { name: string } }).item.name,
+        ),
       );
       expect(new Set(names).size).toBe(3);
     });
@@ -76,7 +79,9 @@ describe('platform resources API in development mode', () => {
       const { POST } = await routes();
       const response = await POST(post(JSON.stringify(valid), {}, `${RESOURCES}?dryRun=true`));
       expect(response.status).toBe(200);
-      const body = (await response.json()) as { manifest: { kind: string; spec: { forProvider: Record<string, unknown> } } };
+      const body = (await response.json()) as {
+        manifest: { kind: string; spec: { forProvider: Record<string, unknown> } };
+      };
       expect(body.manifest.kind).toBe('Account');
       expect(body.manifest.spec.forProvider).toMatchObject({ minTlsVersion: 'TLS1_2', httpsTrafficOnlyEnabled: true });
     });
@@ -92,7 +97,9 @@ describe('platform resources API in development mode', () => {
   describe('validation', () => {
     it('answers 400 with field errors for broken Azure rules', async () => {
       const { POST } = await routes();
-      const response = await POST(post(JSON.stringify({ ...valid, name: 'Bad', accountKind: 'FileStorage', sftpEnabled: true })));
+      const response = await POST(
+        post(JSON.stringify({ ...valid, name: 'Bad', accountKind: 'FileStorage', sftpEnabled: true })),
+      );
       expect(response.status).toBe(400);
       const body = await json(response);
       expect(body.error).toBe('The storage account request is invalid');
@@ -101,7 +108,9 @@ describe('platform resources API in development mode', () => {
 
     it('rejects unknown fields, so a raw manifest cannot be smuggled in', async () => {
       const { POST } = await routes();
-      const response = await POST(post(JSON.stringify({ ...valid, spec: { forProvider: { minTlsVersion: 'TLS1_0' } } })));
+      const response = await POST(
+        post(JSON.stringify({ ...valid, spec: { forProvider: { minTlsVersion: 'TLS1_0' } } })),
+      );
       expect(response.status).toBe(400);
       expect((await json(response)).fields).toEqual({ spec: 'Unknown field' });
     });
@@ -154,7 +163,11 @@ describe('platform resources API in development mode', () => {
     it('refuses a cross-site form post with 403', async () => {
       const { POST } = await routes();
       const response = await POST(
-        post('application=webshop', { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' }),
+        post('application=webshop', {
+          'content-type': 'application/x-www-form-urlencoded',
+          origin: 'https://evil.example',
+          'sec-fetch-site': 'cross-site',
+        }),
       );
       expect(response.status).toBe(403);
       expect(await json(response)).toEqual({ error: 'Cross-site requests are not allowed' });
@@ -169,7 +182,10 @@ describe('platform resources API in development mode', () => {
     it('refuses a cross-site DELETE', async () => {
       const { DELETE } = await routes();
       const response = await DELETE(
-        new Request(`${RESOURCES}?name=stdemo01`, { method: 'DELETE', headers: { host: 'portal.test', origin: 'https://evil.example' } }),
+        new Request(`${RESOURCES}?name=stdemo01`, {
+          method: 'DELETE',
+          headers: { host: 'portal.test', origin: 'https://evil.example' },
+        }),
       );
       expect(response.status).toBe(403);
     });
@@ -203,7 +219,8 @@ describe('platform resources API in development mode', () => {
       const bytes = new TextEncoder().encode(oversized);
       const stream = new ReadableStream<Uint8Array>({
         start(controller) {
-          for (let offset = 0; offset < bytes.length; offset += 8192) controller.enqueue(bytes.slice(offset, offset + 8192));
+          for (let offset = 0; offset < bytes.length; offset += 8192)
+            controller.enqueue(bytes.slice(offset, offset + 8192));
           controller.close();
         },
       });
