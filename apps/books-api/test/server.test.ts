@@ -25,8 +25,8 @@ function startServer(env: Record<string, string>): Started {
   });
   const lines: string[] = [];
   let stderr = '';
-  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => lines.push(...chunk.split('\n').filter(Boolean)));
-  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => lines.push(...chunk.split('\n').filter(Boolean)));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   const exit = once(child, 'exit').then(([code]) => ({ code: code as number | null, stderr }));
   return { child, port: 0, lines, exit };
 }

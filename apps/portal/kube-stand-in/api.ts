@@ -261,7 +261,7 @@ export class KubeApi {
         `unable to decode metadata: json: cannot unmarshal ${typeof metadata} into Go struct field ObjectMeta of type v1.ObjectMeta`,
       );
     }
-    return { ...parsed, apiVersion, kind: parsed['kind'], metadata } as KubeObject;
+    return { ...parsed, apiVersion, kind: parsed['kind'], metadata };
   }
 
   private async create(def: ResourceDef, request: ApiRequest): Promise<ApiResponse> {

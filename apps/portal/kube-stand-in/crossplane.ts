@@ -67,6 +67,11 @@ export function setCondition(
   else conditions.push(next);
 }
 
+/** A spec value as text, or the fallback when it is not a string (the provider would reject it). */
+function textOf(value: unknown, fallback: string): string {
+  return typeof value === 'string' ? value : fallback;
+}
+
 function forProviderOf(object: KubeObject): Record<string, unknown> {
   const forProvider = object.spec?.['forProvider'];
   return isRecord(forProvider) ? forProvider : {};
@@ -233,7 +238,7 @@ export class SimulatedCrossplane {
     const params = forProviderOf(object);
     const resourceGroup = params['resourceGroupName'];
     const accountName = externalNameOf(object);
-    const prefix = `async create failed: failed to create the resource: [{0 creating Storage Account (Subscription: "${this.options.subscriptionId}" Resource Group Name: "${String(resourceGroup ?? '')}" Storage Account Name: "${accountName}")`;
+    const prefix = `async create failed: failed to create the resource: [{0 creating Storage Account (Subscription: "${this.options.subscriptionId}" Resource Group Name: "${textOf(resourceGroup, '')}" Storage Account Name: "${accountName}")`;
     if (typeof resourceGroup !== 'string' || resourceGroup.length === 0) {
       return 'async create failed: failed to create the resource: [{0 Missing required argument: The argument "resource_group_name" is required, but no definition was found.  []}]';
     }
@@ -252,12 +257,12 @@ export class SimulatedCrossplane {
       Object.entries(forProviderOf(object)).filter(([key]) => !key.endsWith('Ref') && !key.endsWith('Selector')),
     );
     const name = externalNameOf(object);
-    const location = String(params['location'] ?? 'westeurope');
+    const location = textOf(params['location'], 'westeurope');
     if (def !== ACCOUNTS) {
       return { ...params, id: `/subscriptions/${this.options.subscriptionId}/resourceGroups/${name}` };
     }
-    const resourceGroup = String(params['resourceGroupName'] ?? '');
-    const replication = String(params['accountReplicationType'] ?? 'LRS');
+    const resourceGroup = textOf(params['resourceGroupName'], '');
+    const replication = textOf(params['accountReplicationType'], 'LRS');
     const geo = /GRS|GZRS/.test(replication);
     const secondary = SECONDARY_REGION[location] ?? location;
     const endpoints = (prefix: 'primary' | 'secondary', host: string): Record<string, string> => ({

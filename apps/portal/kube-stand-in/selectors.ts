@@ -91,6 +91,7 @@ export function fieldValue(object: unknown, path: string): string | undefined {
     if (typeof current !== 'object' || current === null) return '';
     current = (current as Record<string, unknown>)[segment];
   }
-  if (current === undefined || current === null) return '';
-  return String(current);
+  if (typeof current === 'string') return current;
+  if (typeof current === 'number' || typeof current === 'boolean') return String(current);
+  return current === undefined || current === null ? '' : JSON.stringify(current);
 }

@@ -165,7 +165,7 @@ export async function startStandIn(options: StandInOptions = {}): Promise<StandI
   async function control(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     const path = url.pathname.slice(CONTROL_PREFIX.length).split('/').filter(Boolean);
     const body = req.method === 'PUT' || req.method === 'POST' ? (await readBody(req)).toString('utf8') : '';
-    let json: unknown = {};
+    let json: unknown;
     try {
       json = body ? JSON.parse(body) : {};
     } catch {

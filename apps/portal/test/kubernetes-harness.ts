@@ -45,7 +45,8 @@ export async function eventually<T>(
     } catch (error) {
       last = error;
     }
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
+    if (Date.now() > deadline)
+      throw new Error(`Timed out waiting for ${what}${last instanceof Error ? `: ${last.message}` : ''}`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }

@@ -82,7 +82,8 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
         timeout: 10,
         ...(request.method === 'HEAD' ? { setupClient: expectNoBody } : {}),
       },
-      (error: unknown, finished: autocannon.Result) => (error ? reject(error) : resolve(finished)),
+      (error: unknown, finished: autocannon.Result) =>
+        error ? reject(error instanceof Error ? error : new Error('autocannon failed')) : resolve(finished),
     );
     instance.on('response', (_client, statusCode, _bytes, responseTime) => {
       if (statusCode < 200 || statusCode > 299) non2xx += 1;

@@ -21,7 +21,7 @@ export function parseLoginForm(body: unknown): LoginForm {
   /** The field's text; undefined when absent (or empty) and when invalid (an issue is then recorded). */
   const text = (name: string, required: boolean): string | undefined => {
     const raw = Object.hasOwn(fields, name) ? fields[name] : undefined;
-    const value = Array.isArray(raw) ? raw.at(-1) : raw;
+    const value: unknown = Array.isArray(raw) ? (raw as unknown[]).at(-1) : raw;
     if (value === undefined || value === '') {
       if (required) issues.push({ type: 'missing', loc: ['body', name], msg: 'Field required', input: null });
       return undefined;

@@ -1,6 +1,6 @@
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
-import type { FastifyRequest, preValidationHookHandler } from 'fastify';
+import type { FastifyRequest, preValidationAsyncHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import { compileRequestValidator, type RouteSchemas } from '../validation/request-validator.js';
 
@@ -26,11 +26,11 @@ export default fp(
     };
 
     fastify.addHook('onRoute', (route) => {
-      const schema = route.schema as RouteSchemas | undefined;
+      const schema: RouteSchemas | undefined = route.schema;
       if (schema === undefined) return;
       const validator = compileRequestValidator(ajv, schema, resolve);
       if (validator === undefined) return;
-      const validate: preValidationHookHandler = async (request: FastifyRequest) => {
+      const validate: preValidationAsyncHookHandler = async (request: FastifyRequest) => {
         const parts = validator({
           params: request.params,
           query: request.query,

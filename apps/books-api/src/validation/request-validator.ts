@@ -114,13 +114,14 @@ function validateText(
     const loc = [location, field.name];
     const rawValue = source[field.name];
     // A repeated query parameter: the last one wins, as in FastAPI.
-    const text = Array.isArray(rawValue) ? rawValue.at(-1) : rawValue;
+    // Path and query values arrive as text from the router and the query-string parser.
+    const text = (Array.isArray(rawValue) ? (rawValue as unknown[]).at(-1) : rawValue) as string | undefined;
     if (text === undefined) {
       if ('default' in field.schema) values[field.name] = field.schema.default;
       else if (field.required) found.push(issues.missing(loc, null));
       continue;
     }
-    const parsed = parseText(field.schema, String(text), loc);
+    const parsed = parseText(field.schema, text, loc);
     if ('issue' in parsed) {
       found.push(parsed.issue);
       continue;

@@ -28,7 +28,8 @@ const BOOKS_REQUESTS: readonly InjectOptions[] = [
   { method: 'DELETE', url: `/api/v1/books/${CLEAN_CODE}` },
 ];
 
-const label = (request: InjectOptions) => `${request.method} ${request.url}`;
+const label = (request: InjectOptions) =>
+  `${request.method} ${typeof request.url === 'string' ? request.url : (request.url?.pathname ?? '')}`;
 
 function withForce(request: InjectOptions, value: string | string[]): InjectOptions {
   return { ...request, headers: { ...request.headers, 'x-force-error': value } };

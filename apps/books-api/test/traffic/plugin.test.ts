@@ -33,7 +33,8 @@ async function startApp(t: TestContext, options: { enabled: boolean; delayMs?: n
     app,
     lines,
     /** Request log lines of the generator's requests (it sends its own X-Request-ID). */
-    trafficLines: () => lines.filter((line) => String(line.reqId ?? '').startsWith(TRAFFIC_REQUEST_ID_PREFIX)),
+    trafficLines: () =>
+      lines.filter((line) => (typeof line.reqId === 'string' ? line.reqId : '').startsWith(TRAFFIC_REQUEST_ID_PREFIX)),
     async close() {
       closed = true;
       await app.close();
@@ -78,10 +79,11 @@ describe('traffic generator switch', () => {
   });
 
   test('close stops it: no request after close and no failure logged', async (t) => {
-    const { app, lines, trafficLines, close } = await startApp(t, { enabled: true });
+    const started = await startApp(t, { enabled: true });
+    const { app, lines, trafficLines } = started;
     await app.listen({ host: '127.0.0.1', port: 0 });
     await waitFor(() => trafficLines().length >= 3, 'three generated requests');
-    await close();
+    await started.close();
     const seen = trafficLines().length;
     // Hundreds of generator intervals pass; a stopped generator stays silent through them.
     await sleep(200);

@@ -91,7 +91,7 @@ describe('storage account workflow form', () => {
     expect(link).toHaveAttribute('href', '/resources/stshopxk2p9');
     const [url, init] = fetchSpy.mock.calls[0] as unknown as [string, RequestInit];
     expect(url).toBe('/api/platform/resources');
-    expect(JSON.parse(String(init.body))).toMatchObject({
+    expect(JSON.parse(init.body as string)).toMatchObject({
       application: 'shop',
       resourceGroup: 'rg-books-dev',
       location: 'westeurope',

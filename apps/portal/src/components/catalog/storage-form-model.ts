@@ -144,5 +144,5 @@ export function previewRequest(values: StorageFormValues): StorageAccountRequest
     httpsOnly: values.httpsOnly,
     sharedKeyAccess: values.sharedKeyAccess,
     application: values.application.trim(),
-  } as StorageAccountRequest;
+  };
 }

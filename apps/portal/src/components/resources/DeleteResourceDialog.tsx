@@ -81,7 +81,7 @@ export function DeleteResourceDialog({ name, disabled = false }: { name: string;
           <Button onClick={close} disabled={busy}>
             Cancel
           </Button>
-          <Button color="error" variant="contained" disabled={typed !== name || busy} onClick={confirm}>
+          <Button color="error" variant="contained" disabled={typed !== name || busy} onClick={() => void confirm()}>
             {busy ? 'Deleting…' : 'Delete storage account'}
           </Button>
         </DialogActions>

@@ -2,8 +2,6 @@
  * The portal's own view of platform resources. Components render these types only; raw
  * Kubernetes objects never leave src/server/ (see src/server/platform/account-mapper.ts).
  */
-import type { AccessTier, AccountKind, AccountTier, Environment, ReplicationType } from './storage-request';
-
 export type { StorageAccountRequest, StorageAccountRequestInput, FieldErrors } from './storage-request';
 
 /** Derived from the Crossplane conditions and the deletion timestamp. */
@@ -46,19 +44,21 @@ export interface ObservedAccount {
   primaryWebEndpoint?: string;
 }
 
+// Fields read back from the cluster are plain strings: the portal's own values (Environment,
+// AccountKind, ...) are the usual ones, but an object made by other tools may hold any text.
 export interface StorageAccount {
   name: string;
   uid?: string;
   application?: string;
-  environment?: Environment | string;
+  environment?: string;
   resourceGroup?: string;
   location?: string;
-  kind?: AccountKind | string;
-  tier?: AccountTier | string;
-  replication?: ReplicationType | string;
+  kind?: string;
+  tier?: string;
+  replication?: string;
   /** Azure SKU name, e.g. Standard_LRS. */
   sku?: string;
-  accessTier?: AccessTier | string;
+  accessTier?: string;
   settings: StorageAccountSettings;
   state: AccountState;
   /** Why the state is what it is (reason: message of the deciding condition). */
@@ -80,7 +80,8 @@ export interface ResourceGroup {
 }
 
 export interface PlatformEvent {
-  type: 'Normal' | 'Warning' | string;
+  /** 'Normal' or 'Warning' from Kubernetes; kept open for event types added later. */
+  type: string;
   reason: string;
   message: string;
   count: number;

@@ -23,7 +23,11 @@ export function errorResponse(error: unknown, requestId: string): Response {
         status,
         error:
           error instanceof Error
-            ? { name: error.name, message: error.message, cause: String(error.cause ?? '') }
+            ? {
+                name: error.name,
+                message: error.message,
+                cause: error.cause instanceof Error ? error.cause.message : undefined,
+              }
             : String(error),
       }),
     );

@@ -55,12 +55,12 @@ function apiException(error: unknown): { code: number; status: KubeStatus } | un
   if (typeof body === 'string' && body.trim().startsWith('{')) {
     try {
       const parsed: unknown = JSON.parse(body);
-      if (isRecord(parsed)) status = parsed as KubeStatus;
+      if (isRecord(parsed)) status = parsed;
     } catch {
       // Not a Status (e.g. an HTML page from a proxy): the code alone decides.
     }
   } else if (isRecord(body)) {
-    status = body as KubeStatus;
+    status = body;
   }
   return { code: error['code'], status };
 }

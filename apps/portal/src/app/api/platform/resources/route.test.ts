@@ -10,13 +10,14 @@ async function routes() {
 }
 
 function post(body: BodyInit | null, headers: Record<string, string> = {}, url = RESOURCES): Request {
-  return new Request(url, {
+  const init: RequestInit & { duplex?: 'half' } = {
     method: 'POST',
     headers: { host: 'portal.test', 'content-type': 'application/json', ...headers },
     body,
     // Needed by undici for streamed bodies.
     ...(body instanceof ReadableStream ? { duplex: 'half' } : {}),
-  } as RequestInit);
+  };
+  return new Request(url, init);
 }
 
 const valid = { application: 'webshop', environment: 'dev', resourceGroup: 'rg-books-dev', location: 'westeurope' };
