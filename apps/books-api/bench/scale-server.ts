@@ -17,7 +17,7 @@ import { syntheticBooks } from './lib/book-generator.js';
 type AppModule = typeof import('../src/app.js');
 type ConfigModule = typeof import('../src/config.js');
 type LoggerModule = typeof import('../src/logger.js');
-type StorePluginModule = typeof import('../src/plugins/book-store.js');
+type StorePluginModule = typeof import('../src/plugins/app/book-store.js');
 
 const DIST = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist');
 const fromDist = <T>(file: string) => import(pathToFileURL(join(DIST, file)).href) as Promise<T>;
@@ -32,7 +32,7 @@ if (!Number.isInteger(size) || size < 0 || !portText) {
 const { buildApp } = await fromDist<AppModule>('app.js');
 const { loadConfig } = await fromDist<ConfigModule>('config.js');
 const { createLogger } = await fromDist<LoggerModule>('logger.js');
-const { createSeededStore } = await fromDist<StorePluginModule>('plugins/book-store.js');
+const { createSeededStore } = await fromDist<StorePluginModule>('plugins/app/book-store.js');
 
 const config = loadConfig({ ...process.env, PORT: portText, HOST: '127.0.0.1' });
 const store = createSeededStore();

@@ -7,20 +7,20 @@ import Fastify, {
 } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from './config.js';
-import { sendError } from './plugins/errors.js';
+import { sendError } from './plugins/app/errors.js';
 import { HttpError } from './errors.js';
-import openapi from './plugins/openapi.js';
-import bookStorePlugin from './plugins/book-store.js';
-import errors from './plugins/errors.js';
-import jsonBody from './plugins/json-body.js';
-import notFound from './plugins/not-found.js';
-import principal from './plugins/principal.js';
-import auth from './plugins/auth.js';
-import requestId, { requestIdFor } from './plugins/request-id.js';
-import requestLog from './plugins/request-log.js';
-import routeRegistry from './plugins/route-registry.js';
-import validation from './plugins/validation.js';
-import metrics from './plugins/metrics.js';
+import openapi from './plugins/external/openapi.js';
+import bookStorePlugin from './plugins/app/book-store.js';
+import errors from './plugins/app/errors.js';
+import jsonBody from './plugins/app/json-body.js';
+import notFound from './plugins/app/not-found.js';
+import principal from './plugins/app/principal.js';
+import auth from './plugins/app/auth.js';
+import requestId, { requestIdFor } from './plugins/app/request-id.js';
+import requestLog from './plugins/app/request-log.js';
+import routeRegistry from './plugins/app/route-registry.js';
+import validation from './plugins/app/validation.js';
+import metrics from './plugins/app/metrics.js';
 import trafficGenerator, { type TrafficGeneratorPluginOptions } from './traffic/plugin.js';
 import docs from './routes/docs.js';
 import token from './routes/token.js';
@@ -54,7 +54,7 @@ export const BODY_LIMIT_BYTES = 1024 * 1024;
 export function serverOptions(logger: FastifyBaseLogger | undefined): FastifyServerOptions {
   return {
     ...(logger === undefined ? { logger: false } : { loggerInstance: logger }),
-    // plugins/request-log.ts writes one line per request instead of Fastify's two.
+    // plugins/app/request-log.ts writes one line per request instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
     genReqId: requestIdFor,
     requestIdHeader: false,

@@ -1,6 +1,6 @@
 /**
  * The error catalogue. Anything a handler, hook or service wants to answer with an
- * error status throws one of these; the single error handler (plugins/errors.ts)
+ * error status throws one of these; the single error handler (plugins/app/errors.ts)
  * turns it into the contract's body. The `detail` of an HttpError is public by
  * construction, so it is sent as-is even for a 5xx; any other error becomes a
  * generic 500 and its message is only logged.

@@ -10,7 +10,7 @@ import {
   NOT_AN_INTEGER_DETAIL,
   NOT_APPROVED_DETAIL,
   RETRY_AFTER_SECONDS,
-} from '../../src/plugins/chaos.js';
+} from '../../src/plugins/app/chaos.js';
 import { buildTestApp, json } from '../helper.js';
 import { scrape, sumOf } from './metrics-scrape.js';
 

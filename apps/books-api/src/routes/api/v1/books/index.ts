@@ -11,8 +11,8 @@ import {
   type BookPage,
 } from '../../../../schemas/book.js';
 import { errorResponses } from '../../../../schemas/errors.js';
-import booksAuthPolicy from '../../../../plugins/books-auth-policy.js';
-import chaos from '../../../../plugins/chaos.js';
+import booksAuthPolicy from '../../../../plugins/app/books-auth-policy.js';
+import chaos from '../../../../plugins/app/chaos.js';
 
 const { notFound, methodNotAllowed, validation, jsonBody } = errorResponses;
 const bookRef = Type.Ref('BookResponse');

@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin';
-import type { BookStore } from '../store/book-store.js';
-import { MemoryBookStore } from '../store/memory-book-store.js';
-import { SEED_BOOKS } from '../store/seed.js';
+import type { BookStore } from '../../store/book-store.js';
+import { MemoryBookStore } from '../../store/memory-book-store.js';
+import { SEED_BOOKS } from '../../store/seed.js';
 
 declare module 'fastify' {
   interface FastifyInstance {

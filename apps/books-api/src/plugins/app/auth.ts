@@ -1,15 +1,15 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { JWK } from 'jose';
-import { bearerToken } from '../auth/bearer-header.js';
-import { createCredentialCheck, type CredentialCheck } from '../auth/credential-check.js';
-import type { LoginThrottleSettings } from '../auth/login-throttle.js';
-import { usesOtherParameters } from '../auth/password-hashing.js';
-import { BOOKS_READ, BOOKS_WRITE } from '../auth/roles.js';
-import { loadSigningKeys, type TokenSigningSettings } from '../auth/signing-keys.js';
-import { TokenRejectedError, createTokenService, type Principal, type TokenService } from '../auth/token-service.js';
-import { loadUserDirectory } from '../auth/users-file.js';
-import { forbidden, unauthorized } from '../errors.js';
+import { bearerToken } from '../../auth/bearer-header.js';
+import { createCredentialCheck, type CredentialCheck } from '../../auth/credential-check.js';
+import type { LoginThrottleSettings } from '../../auth/login-throttle.js';
+import { usesOtherParameters } from '../../auth/password-hashing.js';
+import { BOOKS_READ, BOOKS_WRITE } from '../../auth/roles.js';
+import { loadSigningKeys, type TokenSigningSettings } from '../../auth/signing-keys.js';
+import { TokenRejectedError, createTokenService, type Principal, type TokenService } from '../../auth/token-service.js';
+import { loadUserDirectory } from '../../auth/users-file.js';
+import { forbidden, unauthorized } from '../../errors.js';
 
 export interface AuthSettings {
   readonly usersFile: string | undefined;
@@ -75,7 +75,7 @@ async function authPlugin(app: FastifyInstance, settings: AuthSettings) {
   }
 
   /**
-   * Guards the routes whose config declares `bearerAuth` (plugins/principal.ts): 'required'
+   * Guards the routes whose config declares `bearerAuth` (plugins/app/principal.ts): 'required'
    * always verifies, 'optional' only when an Authorization header is present.
    */
   async function bearerGuard(request: FastifyRequest) {

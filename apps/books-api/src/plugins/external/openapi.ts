@@ -1,7 +1,7 @@
 import swagger from '@fastify/swagger';
 import fp from 'fastify-plugin';
-import { SERVICE_NAME, SERVICE_VERSION } from '../service-info.js';
-import { documentForcedErrors } from './chaos.js';
+import { SERVICE_NAME, SERVICE_VERSION } from '../../service-info.js';
+import { documentForcedErrors } from '../app/chaos.js';
 
 /**
  * The OpenAPI 3.1 document, generated from the routes' schemas (never written by hand).

@@ -4,7 +4,7 @@ import Type from 'typebox';
 import { defaultRoleFor } from './auth.js';
 import type { BearerAuthRouteConfig } from './principal.js';
 
-/** The OpenAPI security scheme name (plugins/openapi.ts defines it; FastAPI uses the same name). */
+/** The OpenAPI security scheme name (plugins/external/openapi.ts defines it; FastAPI uses the same name). */
 export const SECURITY_SCHEME = 'OAuth2PasswordBearer';
 
 const authErrors = {

@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin';
-import { methodNotAllowed, notFound } from '../errors.js';
+import { methodNotAllowed, notFound } from '../../errors.js';
 
 /** Unknown path: 404. Known path, other method: 405 with the path's methods in Allow. */
 export default fp(

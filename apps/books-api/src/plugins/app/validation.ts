@@ -2,7 +2,7 @@ import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifyRequest, preValidationAsyncHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
-import { compileRequestValidator, type RouteSchemas } from '../validation/request-validator.js';
+import { compileRequestValidator, type RouteSchemas } from '../../validation/request-validator.js';
 
 /**
  * Request validation in Pydantic v2's shape. The TypeBox schemas stay on the routes

@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin';
-import { unsupportedMediaType } from '../errors.js';
-import { decodeJsonBody, JSON_MEDIA_TYPE } from '../validation/json-body.js';
+import { unsupportedMediaType } from '../../errors.js';
+import { decodeJsonBody, JSON_MEDIA_TYPE } from '../../validation/json-body.js';
 
 /**
  * Body parsing: our JSON parser replaces Fastify's (for FastAPI's error shapes), a

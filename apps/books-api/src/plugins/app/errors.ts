@@ -6,7 +6,7 @@ import {
   payloadTooLarge,
   RequestValidationError,
   unsupportedMediaType,
-} from '../errors.js';
+} from '../../errors.js';
 
 /**
  * The one error path: every thrown error becomes one of the contract's bodies,

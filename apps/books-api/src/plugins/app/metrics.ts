@@ -1,7 +1,12 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { errorResponses } from '../schemas/errors.js';
-import { createAppMetrics, UNMATCHED_ROUTE, type AppMetrics, type AppMetricsOptions } from '../metrics/app-metrics.js';
+import { errorResponses } from '../../schemas/errors.js';
+import {
+  createAppMetrics,
+  UNMATCHED_ROUTE,
+  type AppMetrics,
+  type AppMetricsOptions,
+} from '../../metrics/app-metrics.js';
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -3,7 +3,7 @@
 
 import type { FastifyInstance, FastifySchema } from 'fastify';
 import fp from 'fastify-plugin';
-import { badRequest, HttpError } from '../errors.js';
+import { badRequest, HttpError } from '../../errors.js';
 
 export const FORCE_ERROR_HEADER = 'x-force-error';
 
