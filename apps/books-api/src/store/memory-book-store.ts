@@ -21,7 +21,7 @@ export class MemoryBookStore implements BookStore {
   private slots: (Book | undefined)[] = [];
   private live = new FenwickTree();
   private readonly slotById = new Map<string, number>();
-  /** Trigram index over the books' lower-cased title and author, kept in step with every write. */
+  /** Trigram index over the books' case-folded title and author, kept in step with every write. */
   private readonly index = new SearchIndex();
   private readonly now: () => Date;
   private readonly newId: () => string;

@@ -1,12 +1,12 @@
 /**
- * A trigram index over the lower-cased title and author of every book, so a search over
- * a large collection looks only at books that contain every trigram of the query instead
- * of scanning them all. It gives exactly the answer of the naive scan
- * (`title.includes(q) || author.includes(q)` on lower-cased text, in insertion order)
+ * A trigram index over the case-folded title and author of every book (see search-fold.ts),
+ * so a search over a large collection looks only at books that contain every trigram of
+ * the query instead of scanning them all. It gives exactly the answer of the naive scan
+ * (`title.includes(q) || author.includes(q)` on folded text, in insertion order)
  * because every candidate is checked against the book's current text.
  *
  * Books are named by their slot: the store's insertion-ordered position, so ascending slots
- * are insertion order. The index keeps each book's search key: its lower-cased title and
+ * are insertion order. The index keeps each book's search key: its folded title and
  * author in one string (one string instead of two plus a wrapper object saves about 60 bytes
  * a book). A posting list holds the slots whose key contains one trigram,
  * delta-encoded as varints (about 1-2 bytes a posting instead of 8 for a JS array), which
@@ -24,9 +24,11 @@
  * the trigram, which answers the total of a three-character query without a scan.
  */
 
+import { searchFold } from './search-fold.js';
+
 /**
- * A book's search key: one character holding the length of the lower-cased title, then the
- * lower-cased title, then the lower-cased author. See `keyMatches`.
+ * A book's search key: one character holding the length of the folded title, then the
+ * folded title, then the folded author. See `keyMatches`.
  */
 type SearchKey = string;
 
@@ -34,10 +36,11 @@ type SearchKey = string;
 type KeyOfSlot = (slot: number) => SearchKey | undefined;
 
 function searchKey(title: string, author: string): SearchKey {
-  const titleKey = title.toLowerCase();
-  // Titles are validated to 200 characters long before they get here; this only guards the encoding.
+  const titleKey = searchFold(title);
+  // Titles are validated to 200 characters long before they get here (folding at most triples
+  // that); this only guards the encoding.
   if (titleKey.length > 0xffff) throw new RangeError('title too long to index');
-  return String.fromCharCode(titleKey.length) + titleKey + author.toLowerCase();
+  return String.fromCharCode(titleKey.length) + titleKey + searchFold(author);
 }
 
 /** Where the author starts in a key. */
@@ -292,11 +295,11 @@ export class SearchIndex {
   }
 
   /**
-   * The page of slots whose title or author contains `query` case-insensitively, in
+   * The page of slots whose title or author contains `query` once both are folded, in
    * insertion order, and the number of all matches.
    */
   search(query: string, skip: number, limit: number): SlotPage {
-    const needle = query.toLowerCase();
+    const needle = searchFold(query);
     if (needle.length < MIN_INDEXED_QUERY) return this.scan(needle, skip, limit);
     const lists: PostingList[] = [];
     const grams = new Map<GramKey, number>();

@@ -4,6 +4,7 @@ import { describe, it } from 'node:test';
 import { createPrng as prng } from '../../bench/lib/book-generator.js';
 import { MemoryBookStore } from '../../src/store/memory-book-store.js';
 import type { Book } from '../../src/store/book-store.js';
+import { searchFold } from '../../src/store/search-fold.js';
 
 const WORDS = [
   'Clean',
@@ -28,10 +29,10 @@ function text(random: () => number): string {
 
 /** What search must answer: a scan of the list, in its order. */
 function scan(store: MemoryBookStore, query: string, skip: number, limit: number): { items: Book[]; total: number } {
-  const needle = query.toLowerCase();
+  const needle = searchFold(query);
   const all = store
     .list(0, Number.MAX_SAFE_INTEGER)
-    .items.filter((b) => b.title.toLowerCase().includes(needle) || b.author.toLowerCase().includes(needle));
+    .items.filter((b) => searchFold(b.title).includes(needle) || searchFold(b.author).includes(needle));
   return { items: all.slice(skip, skip + limit), total: all.length };
 }
 

@@ -58,13 +58,13 @@ test('MemoryBookStore.update returns a new object and leaves earlier ones untouc
   assert.equal(store.update('missing', {}), undefined);
 });
 
-test('MemoryBookStore.search is a case-insensitive substring match over title and author', () => {
+test('MemoryBookStore.search is a case-folded substring match over title and author', () => {
   const store = new MemoryBookStore();
   store.create({ title: 'Straße', author: 'Ünal', year: 2000 });
   store.create({ title: 'Other', author: 'UNAL Jr', year: 2000 });
   assert.deepEqual(titles(store.search('ünal', 0, 10)), ['Straße']);
   assert.deepEqual(titles(store.search('unal', 0, 10)), ['Other']);
-  assert.deepEqual(titles(store.search('STRASSE', 0, 10)), []);
+  assert.deepEqual(titles(store.search('STRASSE', 0, 10)), ['Straße']);
   assert.equal(store.search('a', 1, 10).total, 2);
 });
 

@@ -51,3 +51,27 @@ test('GET /api/v1/books/search treats q as text, not a pattern', async (t) => {
   assert.equal(json(await app.inject({ url: '/api/v1/books/search?q=.*' })).total, 0);
   assert.equal(json(await app.inject({ url: '/api/v1/books/search?q=C.%20Martin' })).total, 1);
 });
+
+test('GET /api/v1/books/search folds case fully on both sides (ß, dotted I, final sigma, ligatures)', async (t) => {
+  const app = await buildTestApp(t);
+  const books = [
+    { title: 'Die Straße', author: 'Anna Weiß', year: 2001 },
+    { title: 'İstanbul Hatırası', author: 'Ahmet Ümit', year: 2010 },
+    { title: 'Ο ΔΡΟΜΟΣ', author: 'Νίκος Καζαντζάκης', year: 1950 },
+    { title: 'The ﬁnal ﬂight', author: 'Jane Doe', year: 2020 },
+  ];
+  for (const payload of books) {
+    assert.equal((await app.inject({ method: 'POST', url: '/api/v1/books', payload })).statusCode, 201);
+  }
+  const search = async (q: string) =>
+    titles(json(await app.inject({ url: `/api/v1/books/search?q=${encodeURIComponent(q)}` })));
+  assert.deepEqual(await search('STRASSE'), ['Die Straße']);
+  assert.deepEqual(await search('weiss'), ['Die Straße']);
+  assert.deepEqual(await search('straẞe'), ['Die Straße']);
+  assert.deepEqual(await search('i̇stanbul'), ['İstanbul Hatırası']);
+  assert.deepEqual(await search('İSTANBUL'), ['İstanbul Hatırası']);
+  assert.deepEqual(await search('δρομος'), ['Ο ΔΡΟΜΟΣ']);
+  assert.deepEqual(await search('ΔΡΌΜΟΣ'), []);
+  assert.deepEqual(await search('final flight'), ['The ﬁnal ﬂight']);
+  assert.deepEqual(await search('FINAL'), ['The ﬁnal ﬂight']);
+});

