@@ -1,14 +1,21 @@
-/** A kubeconfig that points a real client at the stand-in with its bearer token. */
+/** A kubeconfig that points a real client (kubectl, @kubernetes/client-node) at the stand-in. */
 import { writeFileSync } from 'node:fs';
 
 export interface KubeconfigTarget {
+  /** https://host:port */
   url: string;
   token: string;
+  /** PEM of the authority that signed the stand-in's serving certificate. */
+  certificateAuthority: string;
   contextName?: string;
 }
 
-export function kubeconfigYaml({ url, token, contextName = 'kube-stand-in' }: KubeconfigTarget): string {
-  // insecure-skip-tls-verify is what lets @kubernetes/client-node talk plain http to a local server.
+export function kubeconfigYaml({
+  url,
+  token,
+  certificateAuthority,
+  contextName = 'kube-stand-in',
+}: KubeconfigTarget): string {
   return [
     'apiVersion: v1',
     'kind: Config',
@@ -16,7 +23,7 @@ export function kubeconfigYaml({ url, token, contextName = 'kube-stand-in' }: Ku
     `- name: ${contextName}`,
     '  cluster:',
     `    server: ${url}`,
-    '    insecure-skip-tls-verify: true',
+    `    certificate-authority-data: ${Buffer.from(certificateAuthority).toString('base64')}`,
     'users:',
     '- name: books-portal',
     '  user:',

@@ -19,7 +19,8 @@ export interface ResourceDef {
   parameterTypes: Record<string, 'string' | 'boolean' | 'number' | 'object' | 'array'>;
 }
 
-const MANAGED_VERBS = ['delete', 'deletecollection', 'get', 'list', 'patch', 'create', 'update', 'watch'];
+/** The verbs the stand-in really serves for a managed resource; discovery advertises exactly these. */
+const MANAGED_VERBS = ['create', 'delete', 'get', 'list', 'patch'];
 
 export const ACCOUNTS: ResourceDef = {
   group: 'storage.azure.upbound.io',
@@ -74,7 +75,8 @@ export const EVENTS: ResourceDef = {
   singular: 'event',
   kind: 'Event',
   namespaced: true,
-  verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
+  // Only the portal's reads are served; the stand-in records events itself.
+  verbs: ['get', 'list'],
   shortNames: ['ev'],
   requiredParameters: [],
   parameterTypes: {},

@@ -5,7 +5,7 @@
  * (default 6443), STAND_IN_READY_DELAY_MS / STAND_IN_DELETE_DELAY_MS (how long "Azure" takes).
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { hasProductionBuild, startPortalServer } from './portal-server.js';
@@ -57,6 +57,9 @@ const standIn = await startStandIn({
 const directory = mkdtempSync(join(tmpdir(), 'portal-sandbox-'));
 const kubeconfigPath = join(directory, 'kubeconfig');
 standIn.writeKubeconfig(kubeconfigPath);
+// The control API is served over the same TLS; curl trusts the stand-in's authority from this file.
+const caPath = join(directory, 'ca.crt');
+writeFileSync(caPath, standIn.certificateAuthority);
 
 const portal = await startPortalServer({ kubeconfigPath, port: portalPort, echo: true }).catch(
   async (error: unknown) => {
@@ -70,11 +73,12 @@ console.log(`
 Portal sandbox: the portal's production server on a simulated cluster.
   Portal          ${portal.url.replace('127.0.0.1', 'localhost')}
   Kubernetes API  ${standIn.url}  (stand-in; kubeconfig ${kubeconfigPath})
-  Fault switches  curl -X PUT ${standIn.url}/__stand-in/faults -d '{"forbidden":{"verbs":["create"]}}'
-                  curl -X PUT ${standIn.url}/__stand-in/faults -d '{"unreachable":"reset"}'
-                  curl -X PUT ${standIn.url}/__stand-in/faults -d '{"conflictOnCreate":true}'
-                  curl -X PUT ${standIn.url}/__stand-in/failures/<account> -d '{"message":"quota exceeded"}'
-                  curl -X DELETE ${standIn.url}/__stand-in/faults
+  kubectl         KUBECONFIG=${kubeconfigPath} kubectl get accounts
+  Fault switches  curl --cacert ${caPath} -X PUT ${standIn.url}/__stand-in/faults -d '{"forbidden":{"verbs":["create"]}}'
+                  curl --cacert ${caPath} -X PUT ${standIn.url}/__stand-in/faults -d '{"unreachable":"reset"}'
+                  curl --cacert ${caPath} -X PUT ${standIn.url}/__stand-in/faults -d '{"conflictOnCreate":true}'
+                  curl --cacert ${caPath} -X PUT ${standIn.url}/__stand-in/failures/<account> -d '{"message":"quota exceeded"}'
+                  curl --cacert ${caPath} -X DELETE ${standIn.url}/__stand-in/faults
 Press Ctrl+C to stop both.
 `);
 

@@ -1,12 +1,15 @@
 /**
- * The stand-in's HTTP server: bearer-token authentication, the Kubernetes API, the fault switches and
- * a small control API under /__stand-in/ (a prefix no kube-apiserver serves).
+ * The stand-in's HTTPS server: TLS with a certificate authority made at start, bearer-token
+ * authentication, the Kubernetes API, the fault switches and a small control API under /__stand-in/
+ * (a prefix no kube-apiserver serves).
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createServer, type Server } from 'node:https';
+import type { Duplex } from 'node:stream';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { KubeApi } from './api.js';
 import { CROSSPLANE_FINALIZER, setCondition, SimulatedCrossplane, type ReconcileTiming } from './crossplane.js';
+import { createServingCertificates } from './certificates.js';
 import { EventRecorder } from './events.js';
 import { noFaults, type DenyingPolicy, type Faults, type ForbiddenRule, type UnreachableMode } from './faults.js';
 import { kubeconfigYaml, writeKubeconfig } from './kubeconfig.js';
@@ -60,10 +63,13 @@ export interface RecordedRequest {
 }
 
 export interface StandIn {
+  /** https://host:port */
   readonly url: string;
   readonly port: number;
   readonly token: string;
   readonly user: string;
+  /** PEM of the certificate authority that signed the serving certificate; the kubeconfig carries it. */
+  readonly certificateAuthority: string;
   kubeconfig(): string;
   writeKubeconfig(path: string): void;
   forbid(rule: ForbiddenRule): void;
@@ -83,7 +89,9 @@ export interface StandIn {
 
 const MAX_BODY_BYTES = 3 * 1024 * 1024;
 const CONTROL_PREFIX = '/__stand-in/';
-const UNAUTHENTICATED_PATHS = new Set(['/healthz', '/livez', '/readyz']);
+const HEALTH_PATHS = new Set(['/healthz', '/livez', '/readyz']);
+// What the system:public-info-viewer role lets anyone read on a real cluster.
+const ANONYMOUS_PATHS = new Set([...HEALTH_PATHS, '/version']);
 
 function seedResourceGroup(store: ObjectStore, seed: SeedResourceGroup, subscriptionId: string): void {
   const group: KubeObject = {
@@ -160,7 +168,7 @@ export async function startStandIn(options: StandInOptions = {}): Promise<StandI
   for (const seed of options.resourceGroups ?? DEFAULT_RESOURCE_GROUPS) seedResourceGroup(store, seed, subscriptionId);
   const api = new KubeApi(store, crossplane, () => faults, user);
   const requests: RecordedRequest[] = [];
-  const sockets = new Set<Socket>();
+  const sockets = new Set<Duplex>();
 
   async function control(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     const path = url.pathname.slice(CONTROL_PREFIX.length).split('/').filter(Boolean);
@@ -242,12 +250,13 @@ export async function startStandIn(options: StandInOptions = {}): Promise<StandI
       });
       log(`${method} ${url.pathname}${url.search} ${status}`);
     };
-    if (UNAUTHENTICATED_PATHS.has(url.pathname) && method === 'GET') {
+    if (HEALTH_PATHS.has(url.pathname) && method === 'GET') {
       record(200);
       return send(res, 200, 'ok');
     }
     try {
-      if (req.headers.authorization !== `Bearer ${token}`) throw unauthorized();
+      const anonymous = ANONYMOUS_PATHS.has(url.pathname) && method === 'GET';
+      if (!anonymous && req.headers.authorization !== `Bearer ${token}`) throw unauthorized();
       const answer = await api.handle({
         method,
         segments: url.pathname.split('/').filter(Boolean).map(decodeURIComponent),
@@ -267,7 +276,8 @@ export async function startStandIn(options: StandInOptions = {}): Promise<StandI
     }
   }
 
-  const server: Server = createServer((req, res) => {
+  const tls = await createServingCertificates([host]);
+  const server: Server = createServer({ cert: tls.certificate, key: tls.privateKey }, (req, res) => {
     handle(req, res).catch((error: unknown) => {
       log(`stand-in could not answer: ${String(error)}`);
       if (!res.headersSent) send(res, 500, { error: 'stand-in failure' });
@@ -295,15 +305,17 @@ export async function startStandIn(options: StandInOptions = {}): Promise<StandI
     });
 
   const port = await listen(options.port ?? 0);
-  const url = `http://${host}:${port}`;
+  const url = `https://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const target = { url, token, certificateAuthority: tls.certificateAuthority };
 
   return {
     url,
     port,
     token,
     user,
-    kubeconfig: () => kubeconfigYaml({ url, token }),
-    writeKubeconfig: (path) => writeKubeconfig(path, { url, token }),
+    certificateAuthority: tls.certificateAuthority,
+    kubeconfig: () => kubeconfigYaml(target),
+    writeKubeconfig: (path) => writeKubeconfig(path, target),
     forbid: (rule) => {
       faults = { ...faults, forbidden: rule };
     },

@@ -312,7 +312,11 @@ describe('platform API on a Kubernetes cluster', () => {
   it('answers 403 naming the portal credentials when the cluster rejects its token', async () => {
     const wrongToken = await startTestCluster({ token: 'not-the-token' });
     const { writeKubeconfig } = await import('../kube-stand-in/index');
-    writeKubeconfig(wrongToken.kubeconfigPath, { url: wrongToken.standIn.url, token: 'a-stale-token' });
+    writeKubeconfig(wrongToken.kubeconfigPath, {
+      url: wrongToken.standIn.url,
+      token: 'a-stale-token',
+      certificateAuthority: wrongToken.standIn.certificateAuthority,
+    });
     vi.stubEnv('KUBECONFIG', wrongToken.kubeconfigPath);
     try {
       const { resources } = await routes();
