@@ -4,6 +4,7 @@
 import type { FastifyInstance, FastifySchema } from 'fastify';
 import fp from 'fastify-plugin';
 import { badRequest, HttpError } from '../../errors.js';
+import { parsePythonInt } from '../../validation/python-int.js';
 
 export const FORCE_ERROR_HEADER = 'x-force-error';
 
@@ -25,21 +26,19 @@ export type ForceErrorParse =
   | { readonly kind: 'forced'; readonly code: ForceableStatusCode }
   | { readonly kind: 'invalid'; readonly detail: string };
 
-// An integer is an optional sign followed by ASCII decimal digits, as Python's int() reads a
-// plain decimal string; surrounding whitespace is HTTP's optional whitespace, not part of the
-// value. Fractions ("503.0"), exponents ("5e2"), hex ("0x1f7"), digit separators ("5_03"),
-// non-ASCII digits, lists ("503, 500", which is also what repeated headers join into) and
-// the empty string are not integers.
-const INTEGER = /^[+-]?[0-9]+$/;
-
 function isForceable(code: number): code is ForceableStatusCode {
   return (FORCEABLE_STATUS_CODES as readonly number[]).includes(code);
 }
 
+/**
+ * Reads the header as Python's int() does (whitespace around, underscores between digits,
+ * Unicode digits; see validation/python-int.ts). Repeated headers join into "503, 500",
+ * which is not an integer.
+ */
 export function parseForceErrorHeader(raw: string): ForceErrorParse {
-  const text = raw.trim();
-  if (!INTEGER.test(text)) return { kind: 'invalid', detail: NOT_AN_INTEGER_DETAIL };
-  const code = Number(text);
+  const value = parsePythonInt(raw);
+  if (value === undefined) return { kind: 'invalid', detail: NOT_AN_INTEGER_DETAIL };
+  const code = Number(value);
   if (!isForceable(code)) return { kind: 'invalid', detail: NOT_APPROVED_DETAIL };
   return { kind: 'forced', code };
 }
@@ -97,7 +96,8 @@ const HEADER_DESCRIPTION =
   '`{"detail":"Simulated error <code>"}` before the route runs, changing nothing. ' +
   `Accepted: ${FORCEABLE_STATUS_CODES.join(', ')}; ` +
   `${Object.keys(RETRY_AFTER_SECONDS).join(' and ')} add Retry-After. ` +
-  'A value that is not an integer, or an integer not in the list, gives 400. Ignored when chaos mode is off.';
+  "The value is read as Python's int() reads text (surrounding whitespace, `5_03`); one that is not an integer, " +
+  'or an integer not in the list, gives 400. Ignored when chaos mode is off.';
 
 function forcedResponse(code: ForceableStatusCode, existing: unknown): JsonObject {
   const invalid = code === 400 ? ` Also "${NOT_AN_INTEGER_DETAIL}" or "${NOT_APPROVED_DETAIL}".` : '';
@@ -136,7 +136,8 @@ export function documentForcedErrors(
     ...headers,
     properties: {
       ...properties,
-      'X-Force-Error': { type: 'string', description: HEADER_DESCRIPTION, examples: ['503'] },
+      // No example or default: Swagger UI would pre-fill it, and every "Try it out" would fail.
+      'X-Force-Error': { type: 'string', description: HEADER_DESCRIPTION },
     },
   };
 
