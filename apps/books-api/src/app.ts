@@ -14,8 +14,7 @@ import bookStorePlugin from './plugins/app/book-store.js';
 import errors from './plugins/app/errors.js';
 import jsonBody from './plugins/app/json-body.js';
 import notFound from './plugins/app/not-found.js';
-import principal from './plugins/app/principal.js';
-import auth from './plugins/app/auth.js';
+import authentication from './plugins/app/authentication.js';
 import requestId, { requestIdFor } from './plugins/app/request-id.js';
 import requestLog from './plugins/app/request-log.js';
 import routeRegistry from './plugins/app/route-registry.js';
@@ -90,8 +89,8 @@ export default async function app(fastify: FastifyInstance, options: AppOptions)
   await fastify.register(requestId);
   await fastify.register(requestLog);
   await fastify.register(jsonBody);
-  await fastify.register(principal); // request.principal, set by an auth plugin
-  await fastify.register(auth, options.config.auth); // users, keys, the bearer guard; a bad file stops the start
+  // Users, keys, the bearer guard, request.principal and the route policy; a bad file stops the start.
+  await fastify.register(authentication, options.config.auth);
   await fastify.register(routeRegistry); // before any route, so 405 knows every path
   await fastify.register(notFound);
   await fastify.register(validation); // before any route: it compiles each route's validator

@@ -114,7 +114,7 @@ export function loadConfig(env: Env = process.env) {
     logLevel: read<LogLevel>(env, 'LOG_LEVEL', oneOf(LOG_LEVELS), 'info'),
     chaosHeadersEnabled: read(env, 'ENABLE_CHAOS_HEADERS', truthy, false),
     trafficGeneratorEnabled: read(env, 'ENABLE_TRAFFIC_GENERATOR', truthy, false),
-    // Token login (README "Token login"); files named here are read by plugins/app/auth.ts at start.
+    // Token login (README "Token login"); files named here are read by plugins/app/authentication.ts at start.
     auth: {
       usersFile: read<string | undefined>(env, 'USERS_FILE', nonEmptyString, undefined),
       tokenSigning: readTokenSigning(env),

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
+import { BOOKS_READ } from '../../../../auth/roles.js';
 import { bookNotFound } from '../../../../errors.js';
 import {
   BookCreate,
@@ -11,7 +12,6 @@ import {
   type BookPage,
 } from '../../../../schemas/book.js';
 import { errorResponses } from '../../../../schemas/errors.js';
-import booksAuthPolicy from '../../../../plugins/app/books-auth-policy.js';
 import chaos from '../../../../plugins/app/chaos.js';
 
 const { notFound, methodNotAllowed, validation, jsonBody } = errorResponses;
@@ -31,14 +31,14 @@ const books: FastifyPluginAsyncTypebox = async (fastify) => {
   // X-Force-Error (chaos mode) acts on exactly the routes of this scope, before their validation and handlers.
   await fastify.register(chaos, { enabled: fastify.config.chaosHeadersEnabled });
   // Which routes need a token (AUTH_REQUIRED, the protected list) is decided per route in this scope.
-  await fastify.register(booksAuthPolicy);
+  fastify.addHook('onRoute', fastify.auth.routePolicy);
 
   // '' (not '/'): the collection is /api/v1/books, without a trailing slash.
   fastify.get(
     '',
     {
-      // The protected variant: a request with an Authorization header is verified by the auth plugin.
-      config: { bearerAuth: { mode: 'optional', role: 'Books.Read' } },
+      // The protected variant: a request with an Authorization header is verified by the authentication plugin.
+      config: { bearerAuth: { mode: 'optional', role: BOOKS_READ } },
       schema: {
         summary: 'List books (paginated, insertion order)',
         description:

@@ -1,0 +1,175 @@
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
+import fp from 'fastify-plugin';
+import Type from 'typebox';
+import { bearerToken } from '../../auth/bearer-header.js';
+import { createCredentialCheck } from '../../auth/credential-check.js';
+import type { LoginThrottleSettings } from '../../auth/login-throttle.js';
+import { usesOtherParameters } from '../../auth/password-hashing.js';
+import { BOOKS_READ, BOOKS_WRITE } from '../../auth/roles.js';
+import { loadSigningKeys, type TokenSigningSettings } from '../../auth/signing-keys.js';
+import { TokenRejectedError, createTokenService, type Principal } from '../../auth/token-service.js';
+import { loadUserDirectory } from '../../auth/users-file.js';
+import { forbidden, unauthorized } from '../../errors.js';
+
+/**
+ * Authentication, in one place: the users file and signing keys (read at start; a bad one
+ * stops the start), bearer-token verification, `request.principal`, and the per-route policy
+ * that decides which routes need a token. Routes never verify tokens: they declare
+ * `config.bearerAuth` (or sit in a scope that applies `app.auth.routePolicy`) and read
+ * `request.principal`. The pure pieces (hashing, tokens, users file) live in src/auth/.
+ */
+
+export interface AuthSettings {
+  readonly usersFile: string | undefined;
+  readonly tokenSigning: TokenSigningSettings;
+  /** AUTH_REQUIRED: every books route needs a token (reads Books.Read, writes Books.Write). */
+  readonly authRequired: boolean;
+  readonly loginThrottle: LoginThrottleSettings;
+}
+
+export interface BearerAuthRouteConfig {
+  /**
+   * 'optional': a request with an Authorization header must carry a valid token with
+   * `role` (the protected variant); a request without one is public.
+   * 'required': every request must.
+   */
+  mode: 'optional' | 'required';
+  role?: string;
+}
+
+/** The OpenAPI security scheme name (plugins/external/openapi.ts defines it; FastAPI uses the same name). */
+export const SECURITY_SCHEME = 'OAuth2PasswordBearer';
+
+const READ_METHODS = new Set(['GET', 'HEAD']);
+
+const authErrorResponses = {
+  401: { ...Type.Ref('HTTPError'), description: 'Missing, invalid or expired token (`WWW-Authenticate: Bearer`)' },
+  403: { ...Type.Ref('HTTPError'), description: 'The token lacks the role (`Insufficient scope`)' },
+};
+
+/** Reads need Books.Read, writes Books.Write, unless a route names its role. */
+export function defaultRoleFor(method: string): string {
+  return READ_METHODS.has(method) ? BOOKS_READ : BOOKS_WRITE;
+}
+
+function strictestRole(methods: string[]): string {
+  const roles = new Set(methods.map(defaultRoleFor));
+  return roles.size === 1 ? [...roles][0]! : defaultRoleFor('POST');
+}
+
+async function createAuthService(settings: AuthSettings, log: FastifyBaseLogger) {
+  const users = await loadUserDirectory(settings.usersFile);
+  for (const user of users.values()) {
+    if (usesOtherParameters(user.passwordHash)) {
+      log.warn(
+        { user: user.username },
+        'password hash uses other argon2id parameters than hash-password: its login time differs from the unknown-user time',
+      );
+    }
+  }
+  const credentials = await createCredentialCheck(users);
+  const keys = await loadSigningKeys(settings.tokenSigning);
+  /** null when HS256 is chosen and JWT_SECRET_KEY is unset: token login is not configured. */
+  const tokens = keys === null ? null : createTokenService(keys);
+  log.info(
+    {
+      users: users.size,
+      algorithm: settings.tokenSigning.algorithm,
+      tokenLogin: tokens !== null,
+      authRequired: settings.authRequired,
+    },
+    'token login ready',
+  );
+
+  /** Verifies the `Authorization` header; throws the contract's 401. No store lookup. */
+  async function authenticate(authorization: string | undefined): Promise<Principal> {
+    // FastAPI's OAuth2PasswordBearer words the absent header this way.
+    if (authorization === undefined) throw unauthorized('Not authenticated');
+    const token = bearerToken(authorization);
+    if (token === null || tokens === null) throw unauthorized('Invalid token');
+    try {
+      return await tokens.verify(token);
+    } catch (error) {
+      if (error instanceof TokenRejectedError) throw unauthorized(error.message);
+      throw error;
+    }
+  }
+
+  /**
+   * An onRoute hook for a scope whose routes AUTH_REQUIRED protects (the books routes): with
+   * AUTH_REQUIRED every route of the scope requires a token (reads Books.Read, writes
+   * Books.Write); otherwise only routes that declare `bearerAuth` themselves verify tokens.
+   * The decision lands in the route's own config, which the guard reads, and in its OpenAPI
+   * security requirement.
+   */
+  function routePolicy(route: RouteOptions): void {
+    const declared = route.config?.bearerAuth;
+    const methods = [route.method].flat().map((method) => method.toUpperCase());
+    const bearerAuth: BearerAuthRouteConfig | undefined = settings.authRequired
+      ? { mode: 'required', role: declared?.role ?? strictestRole(methods) }
+      : declared;
+    if (bearerAuth === undefined) return;
+    route.config = { ...route.config, bearerAuth };
+    // `{}` lists anonymous access as an alternative: the optional (protected-variant) routes.
+    const bearer: Record<string, string[]> = { [SECURITY_SCHEME]: [] };
+    const security = bearerAuth.mode === 'required' ? [bearer] : [{}, bearer];
+    const schema = route.schema ?? {};
+    route.schema = {
+      ...schema,
+      security,
+      response: { ...(schema.response as object | undefined), ...authErrorResponses },
+    };
+  }
+
+  return {
+    settings,
+    credentials,
+    tokens,
+    /** The RS256 public key for /.well-known/jwks.json; undefined with HS256. */
+    publicJwk: keys?.publicJwk,
+    authenticate,
+    routePolicy,
+  };
+}
+
+/** What `app.auth` offers, derived from the implementation above. */
+export type AuthService = Awaited<ReturnType<typeof createAuthService>>;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    auth: AuthService;
+  }
+  interface FastifyRequest {
+    /** Set by the authentication plugin when the request carried a valid bearer token; null otherwise. */
+    principal: Principal | null;
+  }
+  interface FastifyContextConfig {
+    bearerAuth?: BearerAuthRouteConfig;
+  }
+}
+
+async function authentication(app: FastifyInstance, settings: AuthSettings) {
+  const auth = await createAuthService(settings, app.log);
+
+  /**
+   * Guards the routes whose config declares `bearerAuth`: 'required' always verifies,
+   * 'optional' only when an Authorization header is present.
+   */
+  async function bearerGuard(request: FastifyRequest) {
+    const bearerAuth = request.routeOptions.config.bearerAuth;
+    if (bearerAuth === undefined) return;
+    const authorization = request.headers.authorization;
+    if (bearerAuth.mode === 'optional' && authorization === undefined) return;
+    const principal = await auth.authenticate(authorization);
+    const role = bearerAuth.role ?? defaultRoleFor(request.method);
+    // Thrown, not sent: the request stops here and the error handler answers.
+    if (!principal.roles.includes(role)) throw forbidden('Insufficient scope');
+    request.principal = principal;
+  }
+
+  app.decorateRequest('principal', null);
+  app.addHook('onRequest', bearerGuard);
+  app.decorate('auth', auth);
+}
+
+export default fp(authentication, { name: 'authentication', fastify: '5.x' });
