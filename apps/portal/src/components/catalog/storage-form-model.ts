@@ -1,25 +1,24 @@
 /**
- * The workflow's form state and the Azure rules that couple its fields. Pure functions, so the
- * rules are tested without a browser; the schema in lib/platform/storage-request.ts stays the
- * authority on what is valid (the form only steers people away from invalid combinations).
+ * The workflow's form state. Pure functions, so the form's behaviour is tested without a browser.
+ * The Azure rules come from lib/platform/storage-rules.ts and validity from the request schema;
+ * the form only steers people away from combinations the rules refuse.
  */
 import {
-  ACCESS_TIER_KINDS,
-  GEO_REDUNDANT_REPLICATION,
-  LOCATIONS,
-  PREMIUM_ONLY_KINDS,
   parseStorageAccountRequest,
-  supportsHierarchicalNamespace,
+  type FieldErrors,
+  type StorageAccountRequest,
+  type StorageAccountRequestInput,
+} from '@/lib/platform/storage-request';
+import {
+  conformCombination,
+  LOCATIONS,
   type AccessTier,
   type AccountKind,
   type AccountTier,
   type Environment,
-  type FieldErrors,
   type Location,
   type ReplicationType,
-  type StorageAccountRequest,
-  type StorageAccountRequestInput,
-} from '@/lib/platform/storage-request';
+} from '@/lib/platform/storage-rules';
 import type { ResourceGroup } from '@/lib/platform/types';
 
 export interface StorageFormValues {
@@ -70,11 +69,6 @@ export function initialFormValues(resourceGroups: readonly ResourceGroup[]): Sto
   };
 }
 
-export const tierLocked = (kind: AccountKind) => PREMIUM_ONLY_KINDS.includes(kind);
-export const replicationAllowed = (tier: AccountTier, replication: ReplicationType) =>
-  !(tier === 'Premium' && GEO_REDUNDANT_REPLICATION.includes(replication));
-export const accessTierApplies = (kind: AccountKind) => ACCESS_TIER_KINDS.includes(kind);
-
 /** Applies one change and then the rules that follow from it, so the form never holds a combination Azure refuses. */
 export function applyChange<F extends StorageFormField>(
   values: StorageFormValues,
@@ -87,19 +81,8 @@ export function applyChange<F extends StorageFormField>(
     const location = resourceGroups.find((group) => group.name === value)?.location;
     if (isLocation(location)) next.location = location;
   }
-  if (tierLocked(next.accountKind)) next.accountTier = 'Premium';
-  if (!replicationAllowed(next.accountTier, next.replicationType)) next.replicationType = 'LRS';
-  if (!accessTierApplies(next.accountKind)) next.accessTier = '';
-  else if (next.accessTier === '') next.accessTier = 'Hot';
-  if (!supportsHierarchicalNamespace(next.accountKind, next.accountTier)) next.hierarchicalNamespace = false;
-  if (!next.hierarchicalNamespace) {
-    next.sftpEnabled = false;
-    next.nfsv3Enabled = false;
-  }
-  // NFSv3 clients do not speak TLS; Azure requires secure transfer off for it.
-  if (field === 'nfsv3Enabled' && value === true) next.httpsOnly = false;
-  if (field === 'httpsOnly' && value === true) next.nfsv3Enabled = false;
-  return next;
+  const conformed = conformCombination({ ...next, accessTier: next.accessTier || undefined }, field);
+  return { ...conformed, accessTier: conformed.accessTier ?? '' };
 }
 
 export function parseIpRanges(text: string): string[] {

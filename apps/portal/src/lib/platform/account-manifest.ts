@@ -5,7 +5,7 @@
  * Field names follow the Upbound provider-azure Account v1beta1 CRD.
  */
 import type { StorageAccountRequest } from './storage-request';
-import { ACCESS_TIER_KINDS } from './storage-request';
+import { accessTierApplies } from './storage-rules';
 
 export const ACCOUNT_API_VERSION = 'storage.azure.upbound.io/v1beta1';
 export const ACCOUNT_KIND = 'Account';
@@ -117,7 +117,7 @@ export function buildAccountManifest(
     ...SAFE_DEFAULTS,
     tags: { application: request.application, environment: request.environment, 'managed-by': 'crossplane' },
   };
-  if (request.accessTier !== undefined && ACCESS_TIER_KINDS.includes(request.accountKind)) {
+  if (request.accessTier !== undefined && accessTierApplies(request.accountKind)) {
     forProvider.accessTier = request.accessTier;
   }
   const rules = networkRules(request);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isAllowedIpRange, parseStorageAccountRequest, type StorageAccountRequestInput } from './storage-request';
+import { parseStorageAccountRequest, type StorageAccountRequestInput } from './storage-request';
+import { isAllowedIpRange } from './storage-rules';
 
 const base: StorageAccountRequestInput = {
   application: 'webshop',

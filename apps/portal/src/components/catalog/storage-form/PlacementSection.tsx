@@ -1,0 +1,41 @@
+'use client';
+import Alert from '@mui/material/Alert';
+import { LOCATIONS } from '@/lib/platform/storage-rules';
+import type { ResourceGroup } from '@/lib/platform/types';
+import { FormSection, FormSelect, optionsOf } from './fields';
+import type { StorageFormController } from './use-storage-form';
+
+/** Where the account lives: an approved resource group and an Azure region. */
+export function PlacementSection({
+  form,
+  resourceGroups,
+}: {
+  form: StorageFormController;
+  resourceGroups: readonly ResourceGroup[];
+}) {
+  return (
+    <FormSection title="Placement">
+      {resourceGroups.length === 0 ? (
+        <Alert severity="warning">No approved resource group is ready. Ask the platform team to provide one.</Alert>
+      ) : null}
+      <FormSelect
+        form={form}
+        field="resourceGroup"
+        label="Resource group"
+        helper="Approved resource groups that are ready."
+        options={resourceGroups.map((group) => ({
+          value: group.name,
+          label: `${group.name}${group.location ? ` (${group.location})` : ''}${group.ready ? '' : ' — not ready'}`,
+          disabled: !group.ready,
+        }))}
+      />
+      <FormSelect
+        form={form}
+        field="location"
+        label="Location"
+        helper="Azure region of the account."
+        options={optionsOf(LOCATIONS)}
+      />
+    </FormSection>
+  );
+}

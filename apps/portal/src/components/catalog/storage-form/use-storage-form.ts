@@ -1,0 +1,59 @@
+'use client';
+import { useMemo, useState } from 'react';
+import type { FieldErrors } from '@/lib/platform/storage-request';
+import type { ResourceGroup } from '@/lib/platform/types';
+import {
+  applyChange,
+  checkForm,
+  initialFormValues,
+  type FormCheck,
+  type StorageFormField,
+  type StorageFormValues,
+} from '../storage-form-model';
+
+/** What every section of the form needs: the values, a way to change them, and the error to show per field. */
+export interface StorageFormController {
+  values: StorageFormValues;
+  check: FormCheck;
+  errorFor(field: StorageFormField): string | undefined;
+  change<F extends StorageFormField>(field: F, value: StorageFormValues[F]): void;
+  touch(field: StorageFormField): void;
+  /** After a submit attempt every field shows its problem, touched or not. */
+  markAttempted(): void;
+  setServerErrors(errors: FieldErrors): void;
+}
+
+/**
+ * The form's state. A field's problem shows once the person has left it or tried to submit;
+ * a server error shows until that field changes.
+ */
+export function useStorageForm(resourceGroups: readonly ResourceGroup[], onChange?: () => void): StorageFormController {
+  const [values, setValues] = useState<StorageFormValues>(() => initialFormValues(resourceGroups));
+  const [touched, setTouched] = useState<ReadonlySet<StorageFormField>>(new Set());
+  const [attempted, setAttempted] = useState(false);
+  const [serverErrors, setServerErrors] = useState<FieldErrors>({});
+  const check = useMemo(() => checkForm(values), [values]);
+
+  return {
+    values,
+    check,
+    errorFor(field) {
+      const server = serverErrors[field];
+      if (server) return server;
+      if (check.valid || !(attempted || touched.has(field))) return undefined;
+      return check.fields[field];
+    },
+    change(field, value) {
+      setValues((current) => applyChange(current, field, value, resourceGroups));
+      setServerErrors(({ [field]: _dropped, ...rest }) => rest);
+      onChange?.();
+    },
+    touch(field) {
+      setTouched((current) => new Set(current).add(field));
+    },
+    markAttempted() {
+      setAttempted(true);
+    },
+    setServerErrors,
+  };
+}

@@ -1,0 +1,146 @@
+/**
+ * The Azure storage rules, in one place. The request schema (./storage-request.ts) reports a
+ * broken rule as a field error, the form (components/catalog/storage-form-model.ts) steers away
+ * from broken combinations and disables choices with these predicates, and the server validates
+ * every request through the schema. Pure module: safe for client components and server code.
+ */
+
+export const ENVIRONMENTS = ['dev', 'test', 'staging', 'prod'] as const;
+export const ACCOUNT_KINDS = ['StorageV2', 'BlobStorage', 'BlockBlobStorage', 'FileStorage', 'Storage'] as const;
+export const ACCOUNT_TIERS = ['Standard', 'Premium'] as const;
+export const REPLICATION_TYPES = ['LRS', 'ZRS', 'GRS', 'RAGRS', 'GZRS', 'RAGZRS'] as const;
+export const ACCESS_TIERS = ['Hot', 'Cool'] as const;
+
+export type Environment = (typeof ENVIRONMENTS)[number];
+export type AccountKind = (typeof ACCOUNT_KINDS)[number];
+export type AccountTier = (typeof ACCOUNT_TIERS)[number];
+export type ReplicationType = (typeof REPLICATION_TYPES)[number];
+export type AccessTier = (typeof ACCESS_TIERS)[number];
+
+/** Azure rule: these kinds exist only on Premium storage. */
+const PREMIUM_ONLY_KINDS: readonly AccountKind[] = ['BlockBlobStorage', 'FileStorage'];
+/** Azure rule: an access tier can be chosen only for these kinds. */
+export const ACCESS_TIER_KINDS: readonly AccountKind[] = ['BlobStorage', 'FileStorage', 'StorageV2'];
+/** Azure rule: Premium storage cannot replicate to a paired region. */
+const GEO_REDUNDANT_REPLICATION: readonly ReplicationType[] = ['GRS', 'RAGRS', 'GZRS', 'RAGZRS'];
+
+export const tierLocked = (kind: AccountKind): boolean => PREMIUM_ONLY_KINDS.includes(kind);
+
+export const replicationAllowed = (tier: AccountTier, replication: ReplicationType): boolean =>
+  !(tier === 'Premium' && GEO_REDUNDANT_REPLICATION.includes(replication));
+
+export const accessTierApplies = (kind: AccountKind): boolean => ACCESS_TIER_KINDS.includes(kind);
+
+export function supportsHierarchicalNamespace(kind: AccountKind, tier: AccountTier): boolean {
+  return (kind === 'StorageV2' && tier === 'Standard') || (kind === 'BlockBlobStorage' && tier === 'Premium');
+}
+
+export const LOCATIONS = [
+  'westeurope',
+  'northeurope',
+  'swedencentral',
+  'germanywestcentral',
+  'uksouth',
+  'eastus',
+  'eastus2',
+  'westus2',
+] as const;
+export type Location = (typeof LOCATIONS)[number];
+
+export const STORAGE_ACCOUNT_NAME_PATTERN = /^[a-z0-9]{3,24}$/;
+/** Application names become label values and part of generated account names. */
+export const APPLICATION_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$/;
+/** Azure resource group names: letters, digits, _ - . ( ), not ending with a period. */
+export const RESOURCE_GROUP_PATTERN = /^[-\w.()]{0,89}[-\w()]$/;
+export const MAX_ALLOWED_IP_RANGES = 100;
+
+/** True for an IPv4 address, or an IPv4 CIDR range Azure storage firewalls accept (/8 to /30). */
+export function isAllowedIpRange(value: string): boolean {
+  const match = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})(?:\/(\d{1,2}))?$/.exec(value);
+  if (!match) return false;
+  const octets = match.slice(1, 5).map(Number);
+  if (octets.some((octet) => octet > 255)) return false;
+  if (match[5] === undefined) return true;
+  const prefix = Number(match[5]);
+  return prefix >= 8 && prefix <= 30;
+}
+
+/** The settings whose combinations Azure restricts. */
+export interface StorageCombination {
+  accountKind: AccountKind;
+  accountTier: AccountTier;
+  replicationType: ReplicationType;
+  accessTier?: AccessTier | undefined;
+  publicNetworkAccess: boolean;
+  allowedIpRanges: readonly string[];
+  hierarchicalNamespace: boolean;
+  sftpEnabled: boolean;
+  nfsv3Enabled: boolean;
+  httpsOnly: boolean;
+}
+
+export interface RuleViolation {
+  field: keyof StorageCombination;
+  message: string;
+}
+
+/** Every combination rule the settings break, each on the field to change. */
+export function ruleViolations(settings: StorageCombination): RuleViolation[] {
+  const violations: RuleViolation[] = [];
+  const broken = (field: keyof StorageCombination, message: string) => violations.push({ field, message });
+
+  if (tierLocked(settings.accountKind) && settings.accountTier !== 'Premium') {
+    broken('accountTier', `${settings.accountKind} accounts exist only on the Premium tier`);
+  }
+  if (!replicationAllowed(settings.accountTier, settings.replicationType)) {
+    broken('replicationType', 'Premium accounts support only LRS or ZRS replication');
+  }
+  if (settings.accessTier !== undefined && !accessTierApplies(settings.accountKind)) {
+    broken('accessTier', `An access tier applies only to ${ACCESS_TIER_KINDS.join(', ')} accounts`);
+  }
+  if (settings.hierarchicalNamespace && !supportsHierarchicalNamespace(settings.accountKind, settings.accountTier)) {
+    broken(
+      'hierarchicalNamespace',
+      'Hierarchical namespace needs a Standard StorageV2 or a Premium BlockBlobStorage account',
+    );
+  }
+  if (settings.sftpEnabled && !settings.hierarchicalNamespace) {
+    broken('sftpEnabled', 'SFTP requires hierarchical namespace');
+  }
+  if (settings.nfsv3Enabled && !settings.hierarchicalNamespace) {
+    broken('nfsv3Enabled', 'NFSv3 requires hierarchical namespace');
+  } else if (settings.nfsv3Enabled && settings.httpsOnly) {
+    // NFSv3 clients do not speak TLS; Azure requires secure transfer off for it.
+    broken('nfsv3Enabled', 'NFSv3 cannot be used while HTTPS-only traffic is required');
+  }
+  const badRange = settings.allowedIpRanges.find((range) => !isAllowedIpRange(range));
+  if (badRange !== undefined) {
+    broken('allowedIpRanges', `"${badRange}" is not an IPv4 address or a CIDR range from /8 to /30`);
+  } else if (settings.allowedIpRanges.length > 0 && !settings.publicNetworkAccess) {
+    broken('allowedIpRanges', 'Allowed IP ranges need public network access turned on');
+  }
+  return violations;
+}
+
+/**
+ * The nearest combination that breaks no rule, after `changed` was set: the person's latest
+ * choice wins and the settings that depend on it follow. The form applies this on every change.
+ */
+export function conformCombination<T extends Omit<StorageCombination, 'allowedIpRanges'>>(
+  settings: T,
+  changed?: string,
+): T {
+  const next = { ...settings };
+  if (tierLocked(next.accountKind)) next.accountTier = 'Premium';
+  if (!replicationAllowed(next.accountTier, next.replicationType)) next.replicationType = 'LRS';
+  if (!accessTierApplies(next.accountKind)) next.accessTier = undefined;
+  else next.accessTier ??= 'Hot';
+  if (!supportsHierarchicalNamespace(next.accountKind, next.accountTier)) next.hierarchicalNamespace = false;
+  if (!next.hierarchicalNamespace) {
+    next.sftpEnabled = false;
+    next.nfsv3Enabled = false;
+  }
+  if (changed === 'nfsv3Enabled' && next.nfsv3Enabled) next.httpsOnly = false;
+  if (changed === 'httpsOnly' && next.httpsOnly) next.nfsv3Enabled = false;
+  return next;
+}
