@@ -7,14 +7,14 @@
 // route by route (A, B, A, B ...). Create runs last, and the next round starts from a fresh
 // store again, so the books created by the benchmark never skew another measurement.
 
-import { openSync, closeSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { ChildProcess } from 'node:child_process';
 import { buildIfNeeded } from './lib/build.js';
 import { APP_DIR, LOADGEN_CPU, RESULTS_DIR, SERVER_CPU } from './lib/layout.js';
 import { capture, send, type CapturedResponse } from './lib/capture.js';
-import { syntheticBooks } from './lib/book-generator.js';
+import { runComparison } from './lib/compare.js';
 import { runLoad, type LoadResult } from './lib/load.js';
 import {
   freePort,
@@ -25,6 +25,7 @@ import {
   stopProcess,
   waitUntilReady,
 } from './lib/processes.js';
+import { prefill, startService, type RunningService } from './lib/service.js';
 import { selectRoutes, type BenchRoute } from './lib/routes.js';
 import { loadAverage, median } from './lib/stats.js';
 import { formatTable, type SummaryRow } from './lib/report.js';
@@ -39,7 +40,10 @@ const HELP = `Usage: npm run bench -- [options]
   --log-file <path>   where the service's request log goes (default /dev/null)
   --json <path>       where to write the results (default bench/results/bench-<time>.json)
   --skip-build        use dist/ as it is, even when older than src/
-  --cpu-prof          also write a V8 CPU profile of the service per round to bench/results/profiles/`;
+  --cpu-prof          also write a V8 CPU profile of the service per round to bench/results/profiles/
+  --compare <git-ref> instead of the baseline, measure this checkout against the build of another revision:
+                      both pinned to the same core at the same time, each loaded by its own load generator,
+                      ratios normalised by each server's CPU time (so they hold on a busy machine)`;
 
 interface Options {
   duration: number;
@@ -52,6 +56,7 @@ interface Options {
   json: string;
   skipBuild: boolean;
   cpuProf: boolean;
+  compare: string | undefined;
 }
 
 function positiveInt(name: string, text: string | undefined, fallback: number, max: number): number {
@@ -74,6 +79,7 @@ function parseOptions(): Options {
       json: { type: 'string' },
       'skip-build': { type: 'boolean' },
       'cpu-prof': { type: 'boolean' },
+      compare: { type: 'string' },
       help: { type: 'boolean' },
     },
   });
@@ -98,6 +104,7 @@ function parseOptions(): Options {
     json: resolve(values.json ?? join(RESULTS_DIR, `bench-${stamp}.json`)),
     skipBuild: values['skip-build'] ?? false,
     cpuProf: values['cpu-prof'] ?? false,
+    compare: values.compare,
   };
   if (options.duration < 1 || options.rounds < 1 || options.connections < 1) {
     throw new Error('--duration, --rounds and --connections must be at least 1');
@@ -117,30 +124,8 @@ interface RoundRecord {
   routes: Record<string, Pair>;
 }
 
-function serviceEnv(port: number): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, HOST: '127.0.0.1', PORT: String(port) };
-  // Defaults of a plain `npm start`: no background traffic, no chaos, the default log level.
-  delete env.ENABLE_TRAFFIC_GENERATOR;
-  delete env.ENABLE_CHAOS_HEADERS;
-  delete env.LOG_LEVEL;
-  return env;
-}
-
-async function startService(cpu: number | undefined, options: Options): Promise<{ child: ChildProcess; port: number }> {
-  const port = await freePort();
-  const log = openSync(options.logFile, 'a');
-  const profile = options.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${join(RESULTS_DIR, 'profiles')}`] : [];
-  const child = startProcess({
-    command: process.execPath,
-    args: [...profile, 'dist/server.js'],
-    cwd: APP_DIR,
-    env: serviceEnv(port),
-    cpu,
-    stdio: ['ignore', log, 'inherit'],
-  });
-  closeSync(log);
-  await waitUntilReady(child, port, '/api/ps', 30_000);
-  return { child, port };
+function startBooksService(cpu: number | undefined, options: Options): Promise<RunningService> {
+  return startService({ appDir: APP_DIR, cpu, logFile: options.logFile, cpuProf: options.cpuProf });
 }
 
 async function startBaseline(
@@ -157,18 +142,6 @@ async function startBaseline(
   });
   await waitUntilReady(child, port, '/', 30_000);
   return { child, port };
-}
-
-async function prefill(port: number, count: number): Promise<void> {
-  const books = syntheticBooks();
-  for (let i = 0; i < count; i++) {
-    const answer = await send(port, {
-      method: 'POST',
-      path: '/api/v1/books',
-      body: JSON.stringify(books.next().value),
-    });
-    if (answer.status !== 201) throw new Error(`prefill: POST answered ${answer.status}`);
-  }
 }
 
 async function booksInStore(port: number): Promise<number | undefined> {
@@ -194,7 +167,7 @@ async function warmUp(port: number, routes: readonly BenchRoute[], options: Opti
 async function runRound(round: number, options: Options, pinned: boolean): Promise<RoundRecord> {
   const cpu = pinned ? SERVER_CPU : undefined;
   const record: RoundRecord = { round, loadAverageBefore: loadAverage(), booksAtEnd: undefined, routes: {} };
-  const service = await startService(cpu, options);
+  const service = await startBooksService(cpu, options);
   let baseline: { child: ChildProcess; port: number } | undefined;
   try {
     await prefill(service.port, options.prefill);
@@ -284,6 +257,10 @@ async function main(): Promise<void> {
   if (!options.skipBuild) buildIfNeeded(APP_DIR);
   const pinned = pinningAvailable();
   if (pinned) pinProcess(process.pid, LOADGEN_CPU);
+  if (options.compare !== undefined) {
+    await runComparison({ ...options, ref: options.compare, pinned });
+    return;
+  }
   console.log(
     `Books API vs node:http baseline: ${options.routes.map((r) => r.name).join(', ')}; ` +
       `${options.rounds} round(s) x ${options.duration} s, ${options.connections} connections; ` +

@@ -1,0 +1,63 @@
+// Builds the Books API of another git revision for `npm run bench -- --compare <ref>`.
+// The revision is exported with `git archive` (no worktree is registered, nothing in the
+// checkout changes) into bench/results/compare/<commit>/ and built there with this
+// checkout's TypeScript. When its lock file equals ours, it borrows our node_modules
+// through a symlink; otherwise it gets its own `npm ci`.
+
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { APP_DIR, RESULTS_DIR } from './layout.js';
+
+const REPO_DIR = resolve(APP_DIR, '..', '..');
+
+export interface ReferenceBuild {
+  ref: string;
+  commit: string;
+  /** The reference's apps/books-api, holding a built dist/. */
+  appDir: string;
+}
+
+function git(args: string[]): string {
+  return execFileSync('git', args, { cwd: REPO_DIR, encoding: 'utf8' }).trim();
+}
+
+function run(command: string, args: string[], cwd: string): void {
+  const result = spawnSync(command, args, { cwd, stdio: 'inherit' });
+  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed in ${cwd}`);
+}
+
+export function prepareReference(ref: string): ReferenceBuild {
+  let commit: string;
+  try {
+    commit = git(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]);
+  } catch {
+    throw new Error(`--compare: ${ref} is not a commit of this repository`);
+  }
+  const treeDir = join(RESULTS_DIR, 'compare', commit);
+  const appDir = join(treeDir, 'apps', 'books-api');
+  const entry = join(appDir, 'dist', 'server.js');
+  if (existsSync(entry)) return { ref, commit, appDir };
+
+  console.log(`building ${ref} (${commit.slice(0, 12)}) in ${treeDir}`);
+  rmSync(treeDir, { recursive: true, force: true });
+  mkdirSync(treeDir, { recursive: true });
+  const archive = spawnSync('git', ['archive', '--format=tar', commit], { cwd: REPO_DIR, maxBuffer: 1 << 30 });
+  if (archive.status !== 0) throw new Error(`git archive ${commit} failed`);
+  const untar = spawnSync('tar', ['-x', '-C', treeDir], { input: archive.stdout });
+  if (untar.status !== 0) throw new Error(`unpacking ${commit} failed`);
+
+  const sameLock =
+    readFileSync(join(REPO_DIR, 'package-lock.json'), 'utf8') ===
+    readFileSync(join(treeDir, 'package-lock.json'), 'utf8');
+  if (sameLock) symlinkSync(join(REPO_DIR, 'node_modules'), join(treeDir, 'node_modules'), 'dir');
+  else run('npm', ['ci', '--no-audit', '--no-fund', '--ignore-scripts'], treeDir);
+
+  run(
+    process.execPath,
+    [join(REPO_DIR, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'],
+    appDir,
+  );
+  if (!existsSync(entry)) throw new Error(`building ${ref} produced no dist/server.js`);
+  return { ref, commit, appDir };
+}

@@ -1,0 +1,64 @@
+// Starting the Books API's production build for a benchmark, from this checkout or from a
+// reference revision's tree, configured as a plain `npm start`, and filling it with books.
+
+import { closeSync, openSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ChildProcess } from 'node:child_process';
+import { send } from './capture.js';
+import { syntheticBooks } from './book-generator.js';
+import { RESULTS_DIR } from './layout.js';
+import { freePort, startProcess, waitUntilReady } from './processes.js';
+
+export interface ServiceOptions {
+  /** The apps/books-api folder whose dist/server.js runs. */
+  appDir: string;
+  /** CPU to pin to, or undefined. */
+  cpu: number | undefined;
+  /** Where the request log goes. */
+  logFile: string;
+  cpuProf: boolean;
+}
+
+export interface RunningService {
+  child: ChildProcess;
+  port: number;
+}
+
+function serviceEnv(port: number): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, HOST: '127.0.0.1', PORT: String(port) };
+  // Defaults of a plain `npm start`: no background traffic, no chaos, the default log level.
+  delete env.ENABLE_TRAFFIC_GENERATOR;
+  delete env.ENABLE_CHAOS_HEADERS;
+  delete env.LOG_LEVEL;
+  return env;
+}
+
+export async function startService(options: ServiceOptions): Promise<RunningService> {
+  const port = await freePort();
+  const log = openSync(options.logFile, 'a');
+  const profile = options.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${join(RESULTS_DIR, 'profiles')}`] : [];
+  const child = startProcess({
+    command: process.execPath,
+    args: [...profile, 'dist/server.js'],
+    cwd: options.appDir,
+    env: serviceEnv(port),
+    cpu: options.cpu,
+    stdio: ['ignore', log, 'inherit'],
+  });
+  closeSync(log);
+  await waitUntilReady(child, port, '/api/ps', 30_000);
+  return { child, port };
+}
+
+/** Creates `count` deterministic books over HTTP: every server of a run holds the same ones. */
+export async function prefill(port: number, count: number): Promise<void> {
+  const books = syntheticBooks();
+  for (let i = 0; i < count; i++) {
+    const answer = await send(port, {
+      method: 'POST',
+      path: '/api/v1/books',
+      body: JSON.stringify(books.next().value),
+    });
+    if (answer.status !== 201) throw new Error(`prefill: POST answered ${answer.status}`);
+  }
+}
