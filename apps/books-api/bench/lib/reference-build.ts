@@ -1,13 +1,15 @@
 // Builds the Books API of another git revision for `npm run bench -- --compare <ref>`.
 // The revision is exported with `git archive` (no worktree is registered, nothing in the
-// checkout changes) into bench/results/compare/<commit>/ and built there with this
+// checkout changes) into <tmpdir>/books-api-bench-compare/<commit>/, outside the checkout so
+// that no tool of this one (tsc, lint, tests) sees its sources, and built there with this
 // checkout's TypeScript. When its lock file equals ours, it borrows our node_modules
 // through a symlink; otherwise it gets its own `npm ci`.
 
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { APP_DIR, RESULTS_DIR } from './layout.js';
+import { APP_DIR } from './layout.js';
 
 const REPO_DIR = resolve(APP_DIR, '..', '..');
 
@@ -34,7 +36,7 @@ export function prepareReference(ref: string): ReferenceBuild {
   } catch {
     throw new Error(`--compare: ${ref} is not a commit of this repository`);
   }
-  const treeDir = join(RESULTS_DIR, 'compare', commit);
+  const treeDir = join(tmpdir(), 'books-api-bench-compare', commit);
   const appDir = join(treeDir, 'apps', 'books-api');
   const entry = join(appDir, 'dist', 'server.js');
   if (existsSync(entry)) return { ref, commit, appDir };
