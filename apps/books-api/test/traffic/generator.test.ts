@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { after, afterEach, before, describe, test } from 'node:test';
+import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
   createTrafficGenerator,
@@ -79,17 +79,19 @@ describe('traffic generator', () => {
   const unhandled: unknown[] = [];
   const onUnhandled = (reason: unknown) => unhandled.push(reason);
 
-  before(async () => {
+  before(() => {
     process.on('unhandledRejection', onUnhandled);
+  });
+  after(() => {
+    process.off('unhandledRejection', onUnhandled);
+  });
+  // A server per test: a request the previous test's stop() aborted can still reach its
+  // server after the test ended, and must not be counted by the next test.
+  beforeEach(async () => {
     capture = await startCaptureServer();
   });
-  after(async () => {
-    process.off('unhandledRejection', onUnhandled);
+  afterEach(async () => {
     await capture.close();
-  });
-  afterEach(() => {
-    capture.captured.length = 0;
-    capture.setHandler((_req, res) => res.end('ok'));
     assert.deepEqual(unhandled, [], 'no unhandled rejection');
   });
 
