@@ -15,6 +15,7 @@ import errors from './plugins/app/errors.js';
 import jsonBody from './plugins/app/json-body.js';
 import notFound from './plugins/app/not-found.js';
 import authentication from './plugins/app/authentication.js';
+import loginThrottle from './plugins/app/login-throttle.js';
 import requestId, { requestIdFor } from './plugins/app/request-id.js';
 import requestLog from './plugins/app/request-log.js';
 import routeRegistry from './plugins/app/route-registry.js';
@@ -31,6 +32,7 @@ import { bookSchemas } from './schemas/book.js';
 import { errorSchemas } from './schemas/errors.js';
 import { metaSchemas } from './schemas/meta.js';
 import type { BookStore } from './store/book-store.js';
+import type { LoginThrottle } from './auth/login-throttle.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -42,6 +44,8 @@ export interface AppOptions {
   config: Config;
   /** A ready store; by default the seeded in-memory store. */
   store?: BookStore;
+  /** A ready failed-login throttle; by default one in this process's memory. */
+  loginThrottle?: LoginThrottle;
   /** Overrides the generator's 0.5–1.5 s pause (tests); the switch itself stays in config. */
   trafficDelayMs?: TrafficGeneratorPluginOptions['nextDelayMs'];
 }
@@ -82,6 +86,10 @@ export default async function app(fastify: FastifyInstance, options: AppOptions)
   // 2. Our services
   fastify.decorate('config', options.config);
   await fastify.register(bookStorePlugin, { store: options.store });
+  await fastify.register(loginThrottle, {
+    settings: options.config.auth.loginThrottle,
+    throttle: options.loginThrottle,
+  });
   for (const schema of [...errorSchemas, ...bookSchemas, ...metaSchemas]) fastify.addSchema(schema);
 
   // 3. Our plugins (order matters only where noted)

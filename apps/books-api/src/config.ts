@@ -124,6 +124,10 @@ export function loadConfig(env: Env = process.env) {
         maxFailuresPerClient: read(env, 'LOGIN_MAX_FAILURES_PER_CLIENT', integerInRange(1, 1_000_000), 20),
         windowSeconds: read(env, 'LOGIN_FAILURE_WINDOW_SECONDS', integerInRange(1, 86_400), 300),
       },
+      passwordVerifications: {
+        maxConcurrent: read(env, 'LOGIN_MAX_CONCURRENT_VERIFICATIONS', integerInRange(1, 1_000), 4),
+        maxQueued: read(env, 'LOGIN_MAX_QUEUED_VERIFICATIONS', integerInRange(0, 100_000), 64),
+      },
     },
   };
 }

@@ -27,6 +27,8 @@ test('a bad value throws an error naming the variable', () => {
     [{ PORT: '' }, 'PORT'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
     [{ HOST: '  ' }, 'HOST'],
+    [{ LOGIN_MAX_CONCURRENT_VERIFICATIONS: '0' }, 'LOGIN_MAX_CONCURRENT_VERIFICATIONS'],
+    [{ LOGIN_MAX_QUEUED_VERIFICATIONS: 'many' }, 'LOGIN_MAX_QUEUED_VERIFICATIONS'],
   ];
   for (const [env, variable] of cases) {
     assert.throws(

@@ -1,11 +1,10 @@
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
-import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import Type from 'typebox';
 import { parseLoginForm, type LoginForm } from '../auth/login-form.js';
-import { createLoginThrottle } from '../auth/login-throttle.js';
-import { serviceUnavailable, unauthorized } from '../errors.js';
+import { createVerificationSlots, VerificationQueueFullError } from '../auth/verification-slots.js';
+import { HttpError, serviceUnavailable, unauthorized } from '../errors.js';
 
 // A login form is a few short fields; anything bigger is not a login.
 const FORM_BODY_LIMIT = 64 * 1024;
@@ -33,6 +32,11 @@ const TokenResponse = Type.Object(
   { title: 'TokenResponse' },
 );
 
+const tooManyFailedLogins = (retryAfterSeconds: number) =>
+  new HttpError(429, `Too many failed login attempts; try again in ${retryAfterSeconds} seconds`, {
+    'Retry-After': String(retryAfterSeconds),
+  });
+
 const httpError = (description: string) => ({ ...Type.Ref('HTTPError'), description });
 
 function isFormRequest(request: FastifyRequest): boolean {
@@ -50,8 +54,8 @@ export default async function tokenRoutes(app: FastifyInstance) {
     attachFieldsToBody: 'keyValues',
     limits: { fields: 10, fieldSize: FORM_BODY_LIMIT, files: 0, parts: 10 },
   });
-  await app.register(rateLimit, { global: false });
-  const throttle = createLoginThrottle(app, app.auth.settings.loginThrottle);
+  const throttle = app.loginThrottle;
+  const verifications = createVerificationSlots(app.auth.settings.passwordVerifications);
   const { credentials } = app.auth;
 
   // Runs before the schema check of the validation plugin: the form is read the way FastAPI
@@ -76,7 +80,9 @@ export default async function tokenRoutes(app: FastifyInstance) {
           401: httpError('Incorrect credentials (`WWW-Authenticate: Bearer`)'),
           422: { ...Type.Ref('HTTPValidationError'), description: 'Validation Error' },
           429: httpError('Too many failed logins for this user name or client (`Retry-After`)'),
-          503: httpError('Token login is not configured (JWT_SECRET_KEY unset)'),
+          503: httpError(
+            'Token login is not configured (JWT_SECRET_KEY unset), or too many logins are being checked (`Retry-After`)',
+          ),
         },
       },
       onRequest: async () => {
@@ -85,13 +91,26 @@ export default async function tokenRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const form = request.body as LoginForm;
-      await throttle.assertNotBlocked(request, form.username);
-      const account = await credentials.check(form.username, form.password);
+      const attempt = { username: form.username, client: request.ip };
+      // Counted before the password is checked, so parallel guesses cannot all pass a check-then-count.
+      const reservation = await throttle.reserve(attempt);
+      if (!reservation.granted) throw tooManyFailedLogins(reservation.retryAfterSeconds);
+      let account;
+      try {
+        account = await verifications.run(() => credentials.check(form.username, form.password));
+      } catch (error) {
+        // Not judged (queue full, or a fault): the attempt does not count.
+        await throttle.release(attempt);
+        if (error instanceof VerificationQueueFullError) {
+          throw serviceUnavailable('Too many logins are being checked; try again in 1 second', { 'Retry-After': '1' });
+        }
+        throw error;
+      }
       if (account === null) {
-        await throttle.recordFailure(request, form.username);
         request.log.info({ username: form.username }, 'failed login');
         throw unauthorized('Incorrect credentials');
       }
+      await throttle.release(attempt);
       // Checked in onRequest; read again so the type narrows.
       const tokens = app.auth.tokens;
       if (tokens === null) throw serviceUnavailable('Token login is not configured');

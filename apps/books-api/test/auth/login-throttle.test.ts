@@ -49,3 +49,71 @@ test('POST /token does not count successful logins against the limits', async (t
     assert.equal((await login(app, { username: READER.username, password: READER.password })).statusCode, 200);
   }
 });
+
+/** Statuses of `count` logins sent at once; `fields(i)` and `client(i)` vary them. */
+async function burst(
+  app: Awaited<ReturnType<typeof buildTestApp>>,
+  count: number,
+  fields: (index: number) => Record<string, string>,
+  client: (index: number) => string,
+) {
+  return Promise.all(Array.from({ length: count }, (_, index) => login(app, fields(index), client(index))));
+}
+
+const statusCounts = (responses: { statusCode: number }[]) =>
+  responses.reduce<Record<number, number>>(
+    (counts, { statusCode }) => ({ ...counts, [statusCode]: (counts[statusCode] ?? 0) + 1 }),
+    {},
+  );
+
+test('POST /token gives a parallel burst from one client no more password checks than the client limit', async (t) => {
+  const app = await buildTestApp(t, { config: await hs256Config(undefined, { loginThrottle: throttle }) });
+  const responses = await burst(
+    app,
+    100,
+    (index) => ({ username: `user-${index}`, password: 'guess' }),
+    () => '192.0.2.50',
+  );
+  assert.deepEqual(statusCounts(responses), {
+    401: throttle.maxFailuresPerClient,
+    429: 100 - throttle.maxFailuresPerClient,
+  });
+  for (const response of responses.filter(({ statusCode }) => statusCode === 429)) assertThrottled(response);
+});
+
+test('POST /token gives a parallel burst against one user name no more password checks than the user name limit', async (t) => {
+  const app = await buildTestApp(t, { config: await hs256Config(undefined, { loginThrottle: throttle }) });
+  const responses = await burst(
+    app,
+    50,
+    (index) => ({ username: READER.username, password: `guess-${index}` }),
+    (index) => `10.1.${index}.1`,
+  );
+  assert.deepEqual(statusCounts(responses), {
+    401: throttle.maxFailuresPerUsername,
+    429: 50 - throttle.maxFailuresPerUsername,
+  });
+});
+
+test('POST /token answers 503 with Retry-After when more logins wait for a password check than the queue holds', async (t) => {
+  const app = await buildTestApp(t, {
+    config: await hs256Config(undefined, {
+      loginThrottle: { maxFailuresPerUsername: 1_000, maxFailuresPerClient: 1_000, windowSeconds: 60 },
+      passwordVerifications: { maxConcurrent: 1, maxQueued: 1 },
+    }),
+  });
+  const responses = await burst(
+    app,
+    12,
+    () => ({ username: READER.username, password: READER.password }),
+    (index) => `10.2.${index}.1`,
+  );
+  const counts = statusCounts(responses);
+  assert.deepEqual(Object.keys(counts).sort(), ['200', '503'], JSON.stringify(counts));
+  for (const response of responses.filter(({ statusCode }) => statusCode === 503)) {
+    assert.equal(response.headers['retry-after'], '1');
+    assert.match(json(response).detail, /^Too many logins are being checked/);
+  }
+  // A refused login was never judged, so it did not use up an attempt; the slots are free again.
+  assert.equal((await login(app, { username: READER.username, password: READER.password })).statusCode, 200);
+});

@@ -4,6 +4,7 @@ import Type from 'typebox';
 import { bearerToken } from '../../auth/bearer-header.js';
 import { createCredentialCheck } from '../../auth/credential-check.js';
 import type { LoginThrottleSettings } from '../../auth/login-throttle.js';
+import type { VerificationSlotSettings } from '../../auth/verification-slots.js';
 import { usesOtherParameters } from '../../auth/password-hashing.js';
 import { BOOKS_READ, BOOKS_WRITE } from '../../auth/roles.js';
 import { loadSigningKeys, type TokenSigningSettings } from '../../auth/signing-keys.js';
@@ -25,6 +26,7 @@ export interface AuthSettings {
   /** AUTH_REQUIRED: every books route needs a token (reads Books.Read, writes Books.Write). */
   readonly authRequired: boolean;
   readonly loginThrottle: LoginThrottleSettings;
+  readonly passwordVerifications: VerificationSlotSettings;
 }
 
 export interface BearerAuthRouteConfig {
