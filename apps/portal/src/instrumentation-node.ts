@@ -1,10 +1,12 @@
 import { ConfigError, loadConfig } from './server/config';
+import { createLogger } from './server/log/logger';
 
 // A bad PORTAL_* variable stops the server at start, with a message naming the variable.
 try {
   loadConfig();
 } catch (error) {
   if (!(error instanceof ConfigError)) throw error;
-  console.error(`Configuration error: ${error.message}`);
+  // The configured level is what failed to load, so this one line goes out at the default.
+  createLogger('info').fatal(`Configuration error: ${error.message}`);
   process.exit(1);
 }

@@ -14,10 +14,16 @@ describe('portal configuration', () => {
     expect(parseConfig({ PORTAL_PORT: '3105' }).port).toBe(3105);
   });
 
+  it('logs at info unless PORTAL_LOG_LEVEL says otherwise', () => {
+    expect(parseConfig({}).logLevel).toBe('info');
+    expect(parseConfig({ PORTAL_LOG_LEVEL: 'DEBUG' }).logLevel).toBe('debug');
+  });
+
   it.each([
     [{ PORTAL_MOCK_PLATFORM: 'maybe' }, 'PORTAL_MOCK_PLATFORM'],
     [{ PORTAL_PORT: 'eighty' }, 'PORTAL_PORT'],
     [{ PORTAL_PORT: '70000' }, 'PORTAL_PORT'],
+    [{ PORTAL_LOG_LEVEL: 'loud' }, 'PORTAL_LOG_LEVEL'],
   ])('refuses %j, naming the variable', (env, name) => {
     expect(() => parseConfig(env)).toThrow(ConfigError);
     expect(() => parseConfig(env)).toThrow(name);

@@ -8,10 +8,14 @@ export class ConfigError extends Error {
   override name = 'ConfigError';
 }
 
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
 export interface PortalConfig {
   /** Development mode: answer from the mock backend, never contact a cluster. */
   mockPlatform: boolean;
   port: number;
+  logLevel: LogLevel;
 }
 
 type Env = Record<string, string | undefined>;
@@ -35,12 +39,21 @@ function parsePort(env: Env, name: string, fallback: number): number {
   return port;
 }
 
+function parseLogLevel(env: Env, name: string, fallback: LogLevel): LogLevel {
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === '') return fallback;
+  const level = LOG_LEVELS.find((candidate) => candidate === raw.toLowerCase());
+  if (!level) throw new ConfigError(`${name} must be one of ${LOG_LEVELS.join(', ')}, got "${raw}"`);
+  return level;
+}
+
 export function parseConfig(env: Env): PortalConfig {
   const explicitMock = parseBoolean(env, 'PORTAL_MOCK_PLATFORM');
   return {
     // `next dev` runs with NODE_ENV=development; an explicit PORTAL_MOCK_PLATFORM=false still wins.
     mockPlatform: explicitMock ?? env.NODE_ENV === 'development',
     port: parsePort(env, 'PORTAL_PORT', 3000),
+    logLevel: parseLogLevel(env, 'PORTAL_LOG_LEVEL', 'info'),
   };
 }
 

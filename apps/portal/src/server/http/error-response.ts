@@ -1,4 +1,5 @@
 import 'server-only';
+import { logger } from '../log/logger';
 import { PlatformError } from '../platform/errors';
 
 export interface ErrorBody {
@@ -14,24 +15,7 @@ export interface ErrorBody {
 export function errorResponse(error: unknown, requestId: string): Response {
   const known = error instanceof PlatformError ? error : undefined;
   const status = known?.status ?? 500;
-  if (status >= 500) {
-    console.error(
-      JSON.stringify({
-        level: 'error',
-        msg: 'platform request failed',
-        requestId,
-        status,
-        error:
-          error instanceof Error
-            ? {
-                name: error.name,
-                message: error.message,
-                cause: error.cause instanceof Error ? error.cause.message : undefined,
-              }
-            : String(error),
-      }),
-    );
-  }
+  if (status >= 500) logger().error({ err: error, requestId, status }, 'platform request failed');
   const body: ErrorBody = {
     error: known?.expose ? known.message : 'The platform could not complete the request',
   };

@@ -2,36 +2,47 @@ import 'server-only';
 import type { RequestContext } from '../platform/backend';
 import { errorResponse } from './error-response';
 import { requestContext } from './request-context';
+import { logRequest } from './request-log';
 import { assertSameOrigin } from './same-origin';
 
 type Handler = (request: Request, context: RequestContext) => Promise<Response>;
 
 /**
  * Wraps every platform route handler: request id and requester, the same-origin rule for
- * mutations, and the single error mapping. Handlers only parse, delegate and answer.
+ * mutations, the single error mapping and the request log line. Handlers only parse, delegate
+ * and answer.
  */
 export function handleRoute(handler: Handler, options: { mutation?: boolean } = {}) {
   return async (request: Request): Promise<Response> => {
+    const startedAt = performance.now();
     const context = requestContext(request);
+    let response: Response;
     try {
       if (options.mutation) assertSameOrigin(request);
-      const response = await handler(request, context);
+      response = await handler(request, context);
       response.headers.set('X-Request-ID', context.requestId);
       response.headers.set('Cache-Control', 'no-store');
-      return response;
     } catch (error) {
-      return errorResponse(error, context.requestId);
+      response = errorResponse(error, context.requestId);
     }
+    logRequest(request, context, response.status, startedAt);
+    return response;
   };
 }
 
 /** A JSON 405 for methods a platform route does not serve, with the Allow header HTTP requires. */
 export function methodNotAllowed(allowed: readonly string[]) {
   return async (request: Request): Promise<Response> => {
-    const { requestId } = requestContext(request);
-    return Response.json(
+    const startedAt = performance.now();
+    const context = requestContext(request);
+    const response = Response.json(
       { error: `Method ${request.method} is not allowed; use ${allowed.join(', ')}` },
-      { status: 405, headers: { Allow: allowed.join(', '), 'X-Request-ID': requestId, 'Cache-Control': 'no-store' } },
+      {
+        status: 405,
+        headers: { Allow: allowed.join(', '), 'X-Request-ID': context.requestId, 'Cache-Control': 'no-store' },
+      },
     );
+    logRequest(request, context, response.status, startedAt);
+    return response;
   };
 }

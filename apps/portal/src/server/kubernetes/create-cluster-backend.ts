@@ -1,4 +1,5 @@
 import 'server-only';
+import { logger } from '../log/logger';
 import type { PlatformBackend } from '../platform/backend';
 import { createUnconfiguredBackend } from '../platform/unconfigured-backend';
 import { createClusterClient } from './cluster-client';
@@ -14,7 +15,7 @@ export function createClusterBackend(): PlatformBackend {
     return createKubernetesBackend(createClusterClient(loadClusterConfig()));
   } catch (error) {
     if (error instanceof ClusterNotConfiguredError) {
-      console.error(JSON.stringify({ level: 'error', msg: 'platform cluster not configured', reason: error.message }));
+      logger().error({ reason: error.message }, 'platform cluster not configured');
       return createUnconfiguredBackend(error.message);
     }
     throw error;

@@ -1,5 +1,6 @@
 import 'server-only';
 import { connection } from 'next/server';
+import { logger } from '../log/logger';
 import { PlatformError } from './errors';
 
 export type Loaded<T> = { ok: true; value: T } | { ok: false; status: number; message: string };
@@ -16,7 +17,7 @@ export async function loadPlatformData<T>(load: () => Promise<T>): Promise<Loade
   } catch (error) {
     if (error instanceof PlatformError && error.expose)
       return { ok: false, status: error.status, message: error.message };
-    console.error(JSON.stringify({ level: 'error', msg: 'page data failed', error: String(error) }));
+    logger().error({ err: error }, 'page data failed');
     return { ok: false, status: 500, message: 'The platform could not answer. Try again in a moment.' };
   }
 }

@@ -1,0 +1,14 @@
+import 'server-only';
+import type { RequestContext } from '../platform/backend';
+import { logger } from '../log/logger';
+
+/** One line per API request: who, what, the answer and how long it took. */
+export function logRequest(request: Request, context: RequestContext, status: number, startedAt: number): void {
+  const url = new URL(request.url);
+  const path = `${url.pathname}${url.search}`;
+  const latencyMs = Math.round((performance.now() - startedAt) * 100) / 100;
+  logger().info(
+    { requestId: context.requestId, user: context.requestedBy, method: request.method, path, status, latencyMs },
+    `${request.method} ${path} ${status} ${latencyMs}ms`,
+  );
+}
