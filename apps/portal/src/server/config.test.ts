@@ -9,6 +9,14 @@ describe('portal configuration', () => {
     expect(parseConfig({ NODE_ENV: 'development', PORTAL_MOCK_PLATFORM: 'false' }).mockPlatform).toBe(false);
   });
 
+  it.each(['true', '1', 'yes', 'on', 'YES', ' On '])('turns development mode on with %j', (word) => {
+    expect(parseConfig({ NODE_ENV: 'production', PORTAL_MOCK_PLATFORM: word }).mockPlatform).toBe(true);
+  });
+
+  it.each(['false', '0', 'no', 'off', 'Off'])('turns development mode off with %j', (word) => {
+    expect(parseConfig({ NODE_ENV: 'development', PORTAL_MOCK_PLATFORM: word }).mockPlatform).toBe(false);
+  });
+
   it('defaults the port to 3000', () => {
     expect(parseConfig({}).port).toBe(3000);
     expect(parseConfig({ PORTAL_PORT: '3105' }).port).toBe(3105);

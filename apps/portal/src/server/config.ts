@@ -20,13 +20,18 @@ export interface PortalConfig {
 
 type Env = Record<string, string | undefined>;
 
+/** The switch words both apps accept (the Books API's contract): true/1/yes/on and their opposites, any case. */
+const TRUTHY_WORDS = ['true', '1', 'yes', 'on'];
+const FALSY_WORDS = ['false', '0', 'no', 'off'];
+
+/** A switch whose "unset" differs from "off", so a word outside both lists is refused rather than guessed. */
 function parseBoolean(env: Env, name: string): boolean | undefined {
   const raw = env[name]?.trim();
   if (raw === undefined || raw === '') return undefined;
   const value = raw.toLowerCase();
-  if (value === 'true' || value === '1') return true;
-  if (value === 'false' || value === '0') return false;
-  throw new ConfigError(`${name} must be "true" or "false", got "${raw}"`);
+  if (TRUTHY_WORDS.includes(value)) return true;
+  if (FALSY_WORDS.includes(value)) return false;
+  throw new ConfigError(`${name} must be true/1/yes/on or false/0/no/off, got "${raw}"`);
 }
 
 function parsePort(env: Env, name: string, fallback: number): number {

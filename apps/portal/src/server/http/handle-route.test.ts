@@ -54,6 +54,23 @@ describe('route handler wrapper', () => {
     expect(lines.filter((line) => line.status === 500 && line.path)).toHaveLength(1);
   });
 
+  it.each([
+    ['a visible ASCII id', 'trace-1/~!', true],
+    ['128 characters', 'x'.repeat(128), true],
+    ['129 characters', 'x'.repeat(129), false],
+    ['a space', 'two words', false],
+    ['non-ASCII text', 'café', false],
+  ])(
+    'echoes an incoming X-Request-ID with %s only when it is 1-128 visible ASCII characters',
+    async (_, id, echoed) => {
+      const route = handleRoute(async () => Response.json({}));
+      const response = await route(new Request('http://portal.test/api/x', { headers: { 'x-request-id': id } }));
+      const answered = response.headers.get('x-request-id');
+      if (echoed) expect(answered).toBe(id);
+      else expect(answered).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    },
+  );
+
   it('logs a refused method too', async () => {
     const response = await methodNotAllowed(['GET'])(new Request('http://portal.test/api/x', { method: 'PUT' }));
     expect(response.status).toBe(405);
