@@ -43,8 +43,3 @@ export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'd
 export function kubeTime(date: Date = new Date()): string {
   return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
-
-/** metav1.MicroTime, used by events.k8s.io-style eventTime fields. */
-export function kubeMicroTime(date: Date = new Date()): string {
-  return date.toISOString().replace(/Z$/, '000Z');
-}
