@@ -9,6 +9,15 @@ describe('portal configuration', () => {
     expect(parseConfig({ NODE_ENV: 'development', PORTAL_MOCK_PLATFORM: 'false' }).mockPlatform).toBe(false);
   });
 
+  it('allows every Azure public region unless PORTAL_ALLOWED_LOCATIONS narrows them', () => {
+    expect(parseConfig({}).allowedLocations).toContain('westus3');
+    expect(parseConfig({}).allowedLocations.length).toBeGreaterThan(50);
+    expect(parseConfig({ PORTAL_ALLOWED_LOCATIONS: ' WestUS3, westeurope,westus3' }).allowedLocations).toEqual([
+      'westus3',
+      'westeurope',
+    ]);
+  });
+
   it.each(['true', '1', 'yes', 'on', 'YES', ' On '])('turns development mode on with %j', (word) => {
     expect(parseConfig({ NODE_ENV: 'production', PORTAL_MOCK_PLATFORM: word }).mockPlatform).toBe(true);
   });
@@ -32,6 +41,8 @@ describe('portal configuration', () => {
     [{ PORTAL_PORT: 'eighty' }, 'PORTAL_PORT'],
     [{ PORTAL_PORT: '70000' }, 'PORTAL_PORT'],
     [{ PORTAL_LOG_LEVEL: 'loud' }, 'PORTAL_LOG_LEVEL'],
+    [{ PORTAL_ALLOWED_LOCATIONS: 'westeurope,mars' }, 'PORTAL_ALLOWED_LOCATIONS'],
+    [{ PORTAL_ALLOWED_LOCATIONS: ' , ' }, 'PORTAL_ALLOWED_LOCATIONS'],
   ])('refuses %j, naming the variable', (env, name) => {
     expect(() => parseConfig(env)).toThrow(ConfigError);
     expect(() => parseConfig(env)).toThrow(name);

@@ -1,4 +1,5 @@
 import 'server-only';
+import { AZURE_PUBLIC_REGIONS, isAzureRegion, type Location } from '@/lib/platform/storage-rules';
 
 /**
  * The portal's environment, parsed once. A bad value throws ConfigError naming the variable;
@@ -16,6 +17,8 @@ export interface PortalConfig {
   mockPlatform: boolean;
   port: number;
   logLevel: LogLevel;
+  /** Azure regions a storage account may be placed in: every public region unless narrowed. */
+  allowedLocations: readonly Location[];
 }
 
 type Env = Record<string, string | undefined>;
@@ -52,6 +55,22 @@ function parseLogLevel(env: Env, name: string, fallback: LogLevel): LogLevel {
   return level;
 }
 
+function parseLocations(env: Env, name: string): readonly Location[] {
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === '') return AZURE_PUBLIC_REGIONS;
+  const names = raw
+    .split(',')
+    .map((entry) => entry.trim().toLowerCase())
+    .filter((entry) => entry !== '');
+  const unknown = names.filter((entry) => !isAzureRegion(entry));
+  if (names.length === 0 || unknown.length > 0) {
+    throw new ConfigError(
+      `${name} must be a comma-separated list of Azure public region names (e.g. westeurope,westus3), got "${raw}"`,
+    );
+  }
+  return [...new Set(names)].filter(isAzureRegion);
+}
+
 export function parseConfig(env: Env): PortalConfig {
   const explicitMock = parseBoolean(env, 'PORTAL_MOCK_PLATFORM');
   return {
@@ -59,6 +78,7 @@ export function parseConfig(env: Env): PortalConfig {
     mockPlatform: explicitMock ?? env.NODE_ENV === 'development',
     port: parsePort(env, 'PORTAL_PORT', 3000),
     logLevel: parseLogLevel(env, 'PORTAL_LOG_LEVEL', 'info'),
+    allowedLocations: parseLocations(env, 'PORTAL_ALLOWED_LOCATIONS'),
   };
 }
 

@@ -8,6 +8,8 @@ const groups = [
   { name: 'rg-books-prod', location: 'northeurope', ready: true },
 ];
 
+const locations = ['westeurope', 'northeurope', 'westus3'] as const;
+
 function preview() {
   return screen.getByTestId('manifest-preview').textContent ?? '';
 }
@@ -21,7 +23,7 @@ afterEach(() => vi.unstubAllGlobals());
 
 describe('storage account workflow form', () => {
   it('previews the manifest live as the person types', async () => {
-    render(<StorageAccountForm resourceGroups={groups} />);
+    render(<StorageAccountForm resourceGroups={groups} locations={locations} />);
     expect(preview()).toContain('kind: Account');
     expect(preview()).toContain('generateName: st');
     await userEvent.type(screen.getByRole('textbox', { name: /Account name/ }), 'stshop01');
@@ -31,8 +33,24 @@ describe('storage account workflow form', () => {
     expect(preview()).toContain('minTlsVersion: TLS1_2');
   });
 
+  it("offers the resource group's own location first, then every allowed one", async () => {
+    render(<StorageAccountForm resourceGroups={groups} locations={locations} />);
+    await userEvent.click(screen.getByRole('combobox', { name: /Location/ }));
+    const options = within(screen.getByRole('listbox'))
+      .getAllByRole('option')
+      .map((option) => option.textContent);
+    expect(options).toEqual(["westeurope (the resource group's location)", 'northeurope', 'westus3']);
+    await userEvent.click(within(screen.getByRole('listbox')).getByRole('option', { name: 'westus3' }));
+    expect(preview()).toContain('location: westus3');
+    await choose(/Resource group/, 'rg-books-prod (northeurope)');
+    await userEvent.click(screen.getByRole('combobox', { name: /Location/ }));
+    expect(within(screen.getByRole('listbox')).getAllByRole('option')[0]).toHaveTextContent(
+      "northeurope (the resource group's location)",
+    );
+  });
+
   it('shows errors beside the fields once the person has left them', async () => {
-    render(<StorageAccountForm resourceGroups={groups} />);
+    render(<StorageAccountForm resourceGroups={groups} locations={locations} />);
     const name = screen.getByRole('textbox', { name: /Account name/ });
     await userEvent.type(name, 'AB');
     expect(screen.queryByText(/Use 3-24 lower-case letters and digits, or leave empty/)).toBeNull();
@@ -44,7 +62,7 @@ describe('storage account workflow form', () => {
   it('refuses to submit an incomplete request and says where the problems are', async () => {
     const fetchSpy = vi.fn();
     vi.stubGlobal('fetch', fetchSpy);
-    render(<StorageAccountForm resourceGroups={groups} />);
+    render(<StorageAccountForm resourceGroups={groups} locations={locations} />);
     await userEvent.click(screen.getByRole('button', { name: 'Create storage account' }));
     expect(screen.getByRole('alert')).toHaveTextContent('Some fields need attention');
     expect(screen.getByRole('textbox', { name: /Application/ })).toHaveAccessibleDescription(
@@ -54,7 +72,7 @@ describe('storage account workflow form', () => {
   });
 
   it('forces Premium for a premium-only kind and disables geo-redundant replication', async () => {
-    render(<StorageAccountForm resourceGroups={groups} />);
+    render(<StorageAccountForm resourceGroups={groups} locations={locations} />);
     await choose(/Account kind/, 'FileStorage');
     const tier = screen.getByRole('combobox', { name: /Performance tier/ });
     expect(tier).toHaveTextContent('Premium');
@@ -67,7 +85,7 @@ describe('storage account workflow form', () => {
   });
 
   it('enables SFTP only with hierarchical namespace', async () => {
-    render(<StorageAccountForm resourceGroups={groups} />);
+    render(<StorageAccountForm resourceGroups={groups} locations={locations} />);
     const sftp = screen.getByRole('switch', { name: 'SFTP' });
     expect(sftp).toBeDisabled();
     await userEvent.click(screen.getByRole('switch', { name: /Hierarchical namespace/ }));
@@ -84,7 +102,7 @@ describe('storage account workflow form', () => {
       ),
     );
     vi.stubGlobal('fetch', fetchSpy);
-    render(<StorageAccountForm resourceGroups={groups} />);
+    render(<StorageAccountForm resourceGroups={groups} locations={locations} />);
     await userEvent.type(screen.getByRole('textbox', { name: /Application/ }), 'shop');
     await userEvent.click(screen.getByRole('button', { name: 'Create storage account' }));
     const link = await screen.findByRole('link', { name: 'Open stshopxk2p9' });
@@ -105,7 +123,7 @@ describe('storage account workflow form', () => {
         { status: 409 },
       ),
     );
-    render(<StorageAccountForm resourceGroups={groups} />);
+    render(<StorageAccountForm resourceGroups={groups} locations={locations} />);
     await userEvent.type(screen.getByRole('textbox', { name: /Account name/ }), 'stshop01');
     await userEvent.type(screen.getByRole('textbox', { name: /Application/ }), 'shop');
     await userEvent.click(screen.getByRole('button', { name: 'Validate' }));

@@ -8,6 +8,7 @@ import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import NextLink from 'next/link';
 import { useMemo, useState, type FormEvent } from 'react';
+import type { Location } from '@/lib/platform/storage-rules';
 import type { ResourceGroup, StorageAccount } from '@/lib/platform/types';
 import { createResource, validateResource } from '@/components/resources/platform-client';
 import { previewRequest, toRequestInput } from './storage-form-model';
@@ -25,10 +26,17 @@ type Outcome =
   | { kind: 'failed'; message: string };
 
 /** The storage account workflow: the sections of the request beside a live manifest preview. */
-export function StorageAccountForm({ resourceGroups }: { resourceGroups: ResourceGroup[] }) {
+export function StorageAccountForm({
+  resourceGroups,
+  locations,
+}: {
+  resourceGroups: ResourceGroup[];
+  /** The locations platform policy allows (PORTAL_ALLOWED_LOCATIONS). */
+  locations: readonly Location[];
+}) {
   const [busy, setBusy] = useState<'create' | 'validate' | undefined>();
   const [outcome, setOutcome] = useState<Outcome>();
-  const form = useStorageForm(resourceGroups, () => setOutcome(undefined));
+  const form = useStorageForm({ resourceGroups, locations }, () => setOutcome(undefined));
   const preview = useMemo(() => previewRequest(form.values), [form.values]);
 
   const submit = async (mode: 'create' | 'validate') => {
@@ -76,7 +84,7 @@ export function StorageAccountForm({ resourceGroups }: { resourceGroups: Resourc
       >
         <Stack spacing={4}>
           <BasicsSection form={form} />
-          <PlacementSection form={form} resourceGroups={resourceGroups} />
+          <PlacementSection form={form} resourceGroups={resourceGroups} locations={locations} />
           <PerformanceSection form={form} />
           <NetworkSection form={form} />
           <DataLakeSection form={form} />

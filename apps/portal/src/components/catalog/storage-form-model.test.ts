@@ -4,17 +4,26 @@ import { applyChange, checkForm, initialFormValues, parseIpRanges, toRequestInpu
 const groups = [
   { name: 'rg-a', location: 'westeurope', ready: true },
   { name: 'rg-b', location: 'northeurope', ready: true },
+  { name: 'rg-c', location: 'westus3', ready: true },
 ];
+const choices = { resourceGroups: groups, locations: ['westeurope', 'northeurope', 'westus3'] as const };
 
 describe('storage workflow form rules', () => {
-  const start = { ...initialFormValues(groups), application: 'shop' };
+  const start = { ...initialFormValues(choices), application: 'shop' };
 
   it('starts from the first ready resource group and its location', () => {
-    expect(initialFormValues(groups)).toMatchObject({ resourceGroup: 'rg-a', location: 'westeurope' });
+    expect(initialFormValues(choices)).toMatchObject({ resourceGroup: 'rg-a', location: 'westeurope' });
   });
 
   it('follows the location of a newly chosen resource group', () => {
-    expect(applyChange(start, 'resourceGroup', 'rg-b', groups).location).toBe('northeurope');
+    expect(applyChange(start, 'resourceGroup', 'rg-b', choices).location).toBe('northeurope');
+    expect(applyChange(start, 'resourceGroup', 'rg-c', choices).location).toBe('westus3');
+  });
+
+  it("falls back to the first allowed location when the group's own is not allowed", () => {
+    const narrowed = { resourceGroups: groups, locations: ['swedencentral'] as const };
+    expect(initialFormValues(narrowed).location).toBe('swedencentral');
+    expect(applyChange(start, 'resourceGroup', 'rg-c', narrowed).location).toBe('swedencentral');
   });
 
   it('forces Premium for premium-only kinds and drops geo replication with it', () => {

@@ -11,7 +11,8 @@ import {
 } from '@/lib/platform/storage-request';
 import {
   conformCombination,
-  LOCATIONS,
+  locationsFor,
+  AZURE_PUBLIC_REGIONS,
   type AccessTier,
   type AccountKind,
   type AccountTier,
@@ -44,17 +45,28 @@ export interface StorageFormValues {
 
 export type StorageFormField = keyof StorageFormValues;
 
-const isLocation = (value: string | undefined): value is Location =>
-  (LOCATIONS as readonly string[]).includes(value ?? '');
+/** What the form offers: the approved resource groups and the locations platform policy allows. */
+export interface FormChoices {
+  resourceGroups: readonly ResourceGroup[];
+  locations: readonly Location[];
+}
 
-export function initialFormValues(resourceGroups: readonly ResourceGroup[]): StorageFormValues {
-  const group = resourceGroups.find((candidate) => candidate.ready);
+const ALL_LOCATIONS: FormChoices = { resourceGroups: [], locations: AZURE_PUBLIC_REGIONS };
+
+/** The group's own location when it is allowed, else the first allowed location. */
+function locationForGroup(groupName: string, choices: FormChoices): Location {
+  const groupLocation = choices.resourceGroups.find((group) => group.name === groupName)?.location;
+  return locationsFor(groupLocation, choices.locations)[0] ?? 'westeurope';
+}
+
+export function initialFormValues(choices: FormChoices): StorageFormValues {
+  const group = choices.resourceGroups.find((candidate) => candidate.ready);
   return {
     name: '',
     application: '',
     environment: 'dev',
     resourceGroup: group?.name ?? '',
-    location: isLocation(group?.location) ? group.location : 'westeurope',
+    location: locationForGroup(group?.name ?? '', choices),
     accountKind: 'StorageV2',
     accountTier: 'Standard',
     replicationType: 'LRS',
@@ -74,13 +86,10 @@ export function applyChange<F extends StorageFormField>(
   values: StorageFormValues,
   field: F,
   value: StorageFormValues[F],
-  resourceGroups: readonly ResourceGroup[] = [],
+  choices: FormChoices = ALL_LOCATIONS,
 ): StorageFormValues {
   const next: StorageFormValues = { ...values, [field]: value };
-  if (field === 'resourceGroup') {
-    const location = resourceGroups.find((group) => group.name === value)?.location;
-    if (isLocation(location)) next.location = location;
-  }
+  if (field === 'resourceGroup') next.location = locationForGroup(next.resourceGroup, choices);
   const conformed = conformCombination({ ...next, accessTier: next.accessTier || undefined }, field);
   return { ...conformed, accessTier: conformed.accessTier ?? '' };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseStorageAccountRequest, type StorageAccountRequestInput } from './storage-request';
-import { isAllowedIpRange } from './storage-rules';
+import { AZURE_PUBLIC_REGIONS, isAllowedIpRange } from './storage-rules';
 
 const base: StorageAccountRequestInput = {
   application: 'webshop',
@@ -88,12 +88,20 @@ describe('storage account request schema', () => {
     ).toEqual({});
   });
 
+  it.each(AZURE_PUBLIC_REGIONS)('accepts the Azure region %s', (location) => {
+    expect(fieldsOf({ ...base, location })).toEqual({});
+  });
+
+  it.each(['mars', 'West US 3', 'westus9'])('refuses %j as a location', (location) => {
+    expect(fieldsOf({ ...base, location })).toHaveProperty('location');
+  });
+
   it('reports unknown fields, wrong types and missing fields all at once', () => {
     expect(fieldsOf({ environment: 'qa', location: 5, httpsOnly: 'yes', manifest: {} })).toEqual({
       application: 'Application is required',
       resourceGroup: 'Resource group is required',
       environment: expect.stringContaining('Environment must be one of'),
-      location: expect.stringContaining('Location must be one of'),
+      location: expect.stringContaining('Location must be an Azure public region name'),
       httpsOnly: 'HTTPS only must be true or false',
       manifest: 'Unknown field',
     });

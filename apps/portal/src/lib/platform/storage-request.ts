@@ -11,7 +11,7 @@ import {
   ACCOUNT_TIERS,
   APPLICATION_PATTERN,
   ENVIRONMENTS,
-  LOCATIONS,
+  AZURE_PUBLIC_REGIONS,
   MAX_ALLOWED_IP_RANGES,
   REPLICATION_TYPES,
   RESOURCE_GROUP_PATTERN,
@@ -54,7 +54,12 @@ export const storageAccountRequestSchema = z
         .string({ error: requiredString('Resource group') })
         .trim()
         .regex(RESOURCE_GROUP_PATTERN, 'Use 1-90 letters, digits, _ - . ( ), not ending with a period'),
-      location: choice(LOCATIONS, 'Location'),
+      location: z.enum(AZURE_PUBLIC_REGIONS, {
+        error: (issue) =>
+          issue.input === undefined || issue.input === ''
+            ? 'Location is required'
+            : 'Location must be an Azure public region name, e.g. westeurope or westus3',
+      }),
       accountKind: choice(ACCOUNT_KINDS, 'Account kind').default('StorageV2'),
       accountTier: choice(ACCOUNT_TIERS, 'Tier').default('Standard'),
       replicationType: choice(REPLICATION_TYPES, 'Replication').default('LRS'),

@@ -35,17 +35,84 @@ export function supportsHierarchicalNamespace(kind: AccountKind, tier: AccountTi
   return (kind === 'StorageV2' && tier === 'Standard') || (kind === 'BlockBlobStorage' && tier === 'Premium');
 }
 
-export const LOCATIONS = [
-  'westeurope',
-  'northeurope',
-  'swedencentral',
-  'germanywestcentral',
-  'uksouth',
+/**
+ * Every Azure public-cloud region name (as `az account list-locations` spells it), so any region
+ * a platform team may approve is a valid request; PORTAL_ALLOWED_LOCATIONS narrows it as policy.
+ */
+export const AZURE_PUBLIC_REGIONS = [
+  'australiacentral',
+  'australiacentral2',
+  'australiaeast',
+  'australiasoutheast',
+  'austriaeast',
+  'belgiumcentral',
+  'brazilsouth',
+  'brazilsoutheast',
+  'canadacentral',
+  'canadaeast',
+  'centralindia',
+  'centralus',
+  'chilecentral',
+  'denmarkeast',
+  'eastasia',
   'eastus',
   'eastus2',
+  'francecentral',
+  'francesouth',
+  'germanynorth',
+  'germanywestcentral',
+  'indonesiacentral',
+  'israelcentral',
+  'italynorth',
+  'japaneast',
+  'japanwest',
+  'jioindiacentral',
+  'jioindiawest',
+  'koreacentral',
+  'koreasouth',
+  'malaysiawest',
+  'mexicocentral',
+  'newzealandnorth',
+  'northcentralus',
+  'northeurope',
+  'norwayeast',
+  'norwaywest',
+  'polandcentral',
+  'qatarcentral',
+  'southafricanorth',
+  'southafricawest',
+  'southcentralus',
+  'southeastasia',
+  'southindia',
+  'spaincentral',
+  'swedencentral',
+  'swedensouth',
+  'switzerlandnorth',
+  'switzerlandwest',
+  'uaecentral',
+  'uaenorth',
+  'uksouth',
+  'ukwest',
+  'westcentralus',
+  'westeurope',
+  'westindia',
+  'westus',
   'westus2',
+  'westus3',
 ] as const;
-export type Location = (typeof LOCATIONS)[number];
+export type Location = (typeof AZURE_PUBLIC_REGIONS)[number];
+
+export const isAzureRegion = (value: string | undefined): value is Location =>
+  (AZURE_PUBLIC_REGIONS as readonly string[]).includes(value ?? '');
+
+/**
+ * The locations to offer, in order: the resource group's own location first (when allowed),
+ * then the other allowed ones.
+ */
+export function locationsFor(groupLocation: string | undefined, allowed: readonly Location[]): Location[] {
+  const own = allowed.find((location) => location === groupLocation);
+  return own ? [own, ...allowed.filter((location) => location !== own)] : [...allowed];
+}
 
 export const STORAGE_ACCOUNT_NAME_PATTERN = /^[a-z0-9]{3,24}$/;
 /** Application names become label values and part of generated account names. */

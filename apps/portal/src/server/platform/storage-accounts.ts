@@ -1,5 +1,6 @@
 import 'server-only';
 import { parseStorageAccountRequest } from '@/lib/platform/storage-request';
+import type { Location } from '@/lib/platform/storage-rules';
 import type {
   PlatformEvent,
   PlatformMode,
@@ -8,6 +9,7 @@ import type {
   StorageAccountRequest,
 } from '@/lib/platform/types';
 import type { DryRunResult, PlatformBackend, RequestContext } from './backend';
+import { loadConfig } from '../config';
 import { InvalidRequestError } from './errors';
 import { parseResourceName } from './resource-name';
 import { getPlatformBackend } from './select-backend';
@@ -55,10 +57,21 @@ export function listResourceGroups(): Promise<ResourceGroup[]> {
   return getPlatformBackend().listResourceGroups();
 }
 
-/** Parses with the shared schema, then checks the group is one the platform offers. */
+/** The Azure regions platform policy allows (PORTAL_ALLOWED_LOCATIONS), in the configured order. */
+export function allowedLocations(): readonly Location[] {
+  return loadConfig().allowedLocations;
+}
+
+/** Parses with the shared schema, then checks the location and group are ones the platform offers. */
 async function checkedRequest(backend: PlatformBackend, input: unknown): Promise<StorageAccountRequest> {
   const parsed = parseStorageAccountRequest(input);
   if (!parsed.success) throw new InvalidRequestError(parsed.message, { fields: parsed.fields });
+  const allowed = allowedLocations();
+  if (!allowed.includes(parsed.request.location)) {
+    throw new InvalidRequestError('The storage account request is invalid', {
+      fields: { location: `"${parsed.request.location}" is not an allowed location; use one of ${allowed.join(', ')}` },
+    });
+  }
   const groups = await backend.listResourceGroups();
   const group = groups.find((candidate) => candidate.name === parsed.request.resourceGroup);
   if (!group?.ready) {

@@ -3,7 +3,7 @@ import { StorageAccountForm } from '@/components/catalog/StorageAccountForm';
 import { PageHeader } from '@/components/common/PageHeader';
 import { PlatformProblem } from '@/components/common/PlatformProblem';
 import { loadPlatformData } from '@/server/platform/page-data';
-import { listResourceGroups } from '@/server/platform/storage-accounts';
+import { allowedLocations, listResourceGroups } from '@/server/platform/storage-accounts';
 
 export const metadata: Metadata = { title: 'New Azure storage account' };
 
@@ -16,7 +16,10 @@ export default async function AzureStoragePage() {
         description="Describe the account you need. The rules of Azure are checked as you go, and the preview shows exactly what will be submitted."
       />
       {loaded.ok ? (
-        <StorageAccountForm resourceGroups={loaded.value.filter((group) => group.ready)} />
+        <StorageAccountForm
+          resourceGroups={loaded.value.filter((group) => group.ready)}
+          locations={allowedLocations()}
+        />
       ) : (
         <PlatformProblem message={loaded.message} status={loaded.status} />
       )}

@@ -1,18 +1,23 @@
 'use client';
 import Alert from '@mui/material/Alert';
-import { LOCATIONS } from '@/lib/platform/storage-rules';
+import { locationsFor, type Location } from '@/lib/platform/storage-rules';
 import type { ResourceGroup } from '@/lib/platform/types';
-import { FormSection, FormSelect, optionsOf } from './fields';
+import { FormSection, FormSelect } from './fields';
 import type { StorageFormController } from './use-storage-form';
 
 /** Where the account lives: an approved resource group and an Azure region. */
 export function PlacementSection({
   form,
   resourceGroups,
+  locations,
 }: {
   form: StorageFormController;
   resourceGroups: readonly ResourceGroup[];
+  /** The locations platform policy allows. */
+  locations: readonly Location[];
 }) {
+  const groupLocation = resourceGroups.find((group) => group.name === form.values.resourceGroup)?.location;
+  const offered = locationsFor(groupLocation, locations);
   return (
     <FormSection title="Placement">
       {resourceGroups.length === 0 ? (
@@ -33,8 +38,11 @@ export function PlacementSection({
         form={form}
         field="location"
         label="Location"
-        helper="Azure region of the account."
-        options={optionsOf(LOCATIONS)}
+        helper="Azure region of the account. The resource group's own location comes first."
+        options={offered.map((location) => ({
+          value: location,
+          label: location === groupLocation ? `${location} (the resource group's location)` : location,
+        }))}
       />
     </FormSection>
   );

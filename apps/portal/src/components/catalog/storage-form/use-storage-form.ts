@@ -1,12 +1,12 @@
 'use client';
 import { useMemo, useState } from 'react';
 import type { FieldErrors } from '@/lib/platform/storage-request';
-import type { ResourceGroup } from '@/lib/platform/types';
 import {
   applyChange,
   checkForm,
   initialFormValues,
   type FormCheck,
+  type FormChoices,
   type StorageFormField,
   type StorageFormValues,
 } from '../storage-form-model';
@@ -27,8 +27,8 @@ export interface StorageFormController {
  * The form's state. A field's problem shows once the person has left it or tried to submit;
  * a server error shows until that field changes.
  */
-export function useStorageForm(resourceGroups: readonly ResourceGroup[], onChange?: () => void): StorageFormController {
-  const [values, setValues] = useState<StorageFormValues>(() => initialFormValues(resourceGroups));
+export function useStorageForm(choices: FormChoices, onChange?: () => void): StorageFormController {
+  const [values, setValues] = useState<StorageFormValues>(() => initialFormValues(choices));
   const [touched, setTouched] = useState<ReadonlySet<StorageFormField>>(new Set());
   const [attempted, setAttempted] = useState(false);
   const [serverErrors, setServerErrors] = useState<FieldErrors>({});
@@ -44,7 +44,7 @@ export function useStorageForm(resourceGroups: readonly ResourceGroup[], onChang
       return check.fields[field];
     },
     change(field, value) {
-      setValues((current) => applyChange(current, field, value, resourceGroups));
+      setValues((current) => applyChange(current, field, value, choices));
       setServerErrors(({ [field]: _dropped, ...rest }) => rest);
       onChange?.();
     },

@@ -133,6 +133,24 @@ describe('platform resources API in development mode', () => {
       expect((await json(response)).fields).toHaveProperty('resourceGroup');
     });
 
+    it('accepts westus3 and any other Azure public region', async () => {
+      const { POST } = await routes();
+      const response = await POST(post(JSON.stringify({ ...valid, location: 'westus3' })));
+      expect(response.status).toBe(201);
+      expect(((await response.json()) as { item: { location: string } }).item.location).toBe('westus3');
+    });
+
+    it('refuses a region outside PORTAL_ALLOWED_LOCATIONS, naming the allowed ones', async () => {
+      vi.stubEnv('PORTAL_ALLOWED_LOCATIONS', 'westus3,westeurope');
+      const { POST } = await routes();
+      const refused = await POST(post(JSON.stringify({ ...valid, location: 'northeurope' })));
+      expect(refused.status).toBe(400);
+      expect((await json(refused)).fields).toEqual({
+        location: '"northeurope" is not an allowed location; use one of westus3, westeurope',
+      });
+      expect((await POST(post(JSON.stringify({ ...valid, location: 'westus3' })))).status).toBe(201);
+    });
+
     it.each([
       ['malformed JSON', '{"application":', 'Request body is not valid JSON'],
       ['an empty body', '', 'Request body is empty; send a JSON object'],
