@@ -187,6 +187,25 @@ describe('platform API on a Kubernetes cluster', () => {
     expect((await json<{ error: string }>(response)).error).toBe('A storage account named "sttaken01" already exists');
   });
 
+  it('POST twice at once with the same Idempotency-Key creates one account and answers both with it', async () => {
+    const { resources } = await routes();
+    const before = cluster.standIn.accounts().length;
+    const body = request({ application: 'twice' });
+    const headers = { 'idempotency-key': 'double-click-0001' };
+    const [first, second] = await Promise.all([
+      resources.POST(post(body, undefined, headers)),
+      resources.POST(post(body, undefined, headers)),
+    ]);
+    expect([first.status, second.status]).toEqual([201, 201]);
+    const names = [(await json<{ item: Item }>(first)).item.name, (await json<{ item: Item }>(second)).item.name];
+    expect(names[0]).toMatch(/^sttwice[a-z0-9]{5}$/);
+    expect(names[1]).toBe(names[0]);
+    const retried = await resources.POST(post(body, undefined, headers));
+    expect(retried.headers.get('idempotent-replayed')).toBe('true');
+    expect((await json<{ item: Item }>(retried)).item.name).toBe(names[0]);
+    expect(cluster.standIn.accounts().length).toBe(before + 1);
+  });
+
   it('POST answers 409 when the cluster reports a conflict on create', async () => {
     cluster.standIn.setConflictOnCreate(true);
     const { resources } = await routes();

@@ -11,6 +11,7 @@ import type {
 import type { DryRunResult, PlatformBackend, RequestContext } from './backend';
 import { loadConfig } from '../config';
 import { InvalidRequestError } from './errors';
+import { createIdempotencyStore } from './idempotency';
 import { parseResourceName } from './resource-name';
 import { getPlatformBackend } from './select-backend';
 
@@ -82,9 +83,35 @@ async function checkedRequest(backend: PlatformBackend, input: unknown): Promise
   return parsed.request;
 }
 
-export async function createStorageAccount(input: unknown, context: RequestContext): Promise<StorageAccount> {
+/** A create repeated with the same Idempotency-Key within this time answers the first result. */
+export const IDEMPOTENCY_WINDOW_MS = 60 * 60 * 1000;
+const createsByKey = createIdempotencyStore<StorageAccount>({ ttlMs: IDEMPOTENCY_WINDOW_MS, maxEntries: 10_000 });
+
+export interface CreatedAccount {
+  item: StorageAccount;
+  /** True when this answer repeats an earlier create with the same Idempotency-Key. */
+  replayed: boolean;
+}
+
+/**
+ * Creates the account. With an idempotency key, the same request sent again by the same person
+ * within IDEMPOTENCY_WINDOW_MS gets the first answer and never creates a second account.
+ */
+export async function createStorageAccount(
+  input: unknown,
+  context: RequestContext,
+  idempotencyKey?: string,
+): Promise<CreatedAccount> {
   const backend = getPlatformBackend();
-  return backend.create(await checkedRequest(backend, input), context);
+  const create = async () => backend.create(await checkedRequest(backend, input), context);
+  if (idempotencyKey === undefined) return { item: await create(), replayed: false };
+  const { value, replayed } = await createsByKey.run(
+    context.requestedBy,
+    idempotencyKey,
+    JSON.stringify(input),
+    create,
+  );
+  return { item: value, replayed };
 }
 
 export async function validateStorageAccount(input: unknown, context: RequestContext): Promise<DryRunResult> {

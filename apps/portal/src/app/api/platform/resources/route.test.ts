@@ -76,6 +76,38 @@ describe('platform resources API in development mode', () => {
       expect(((await response.json()) as { item: { name: string } }).item.name).toBe('stmine01');
     });
 
+    it('POST with the same Idempotency-Key and body answers the first result again', async () => {
+      const { POST } = await routes();
+      const key = { 'idempotency-key': 'form-7f3a' };
+      const first = await POST(post(JSON.stringify(valid), key));
+      const again = await POST(post(JSON.stringify(valid), key));
+      expect([first.status, again.status]).toEqual([201, 201]);
+      const name = ((await first.json()) as { item: { name: string } }).item.name;
+      expect(((await again.json()) as { item: { name: string } }).item.name).toBe(name);
+      expect(first.headers.get('idempotent-replayed')).toBeNull();
+      expect(again.headers.get('idempotent-replayed')).toBe('true');
+      const other = await POST(post(JSON.stringify(valid), { 'idempotency-key': 'form-other' }));
+      expect(((await other.json()) as { item: { name: string } }).item.name).not.toBe(name);
+    });
+
+    it('POST refuses an Idempotency-Key reused with a different body, and a malformed key', async () => {
+      const { POST } = await routes();
+      const key = { 'idempotency-key': 'form-reused' };
+      expect((await POST(post(JSON.stringify(valid), key))).status).toBe(201);
+      const changed = await POST(post(JSON.stringify({ ...valid, application: 'other' }), key));
+      expect(changed.status).toBe(422);
+      expect((await json(changed)).error).toMatch(/already used with a different request/);
+      const malformed = await POST(post(JSON.stringify(valid), { 'idempotency-key': 'two words' }));
+      expect(malformed.status).toBe(400);
+    });
+
+    it('POST does not remember a failed create, so the same key can be retried after a fix', async () => {
+      const { POST } = await routes();
+      const key = { 'idempotency-key': 'form-retry' };
+      expect((await POST(post(JSON.stringify({ ...valid, location: 'mars' }), key))).status).toBe(400);
+      expect((await POST(post(JSON.stringify(valid), key))).status).toBe(201);
+    });
+
     it('POST ?dryRun=true answers 200 with the manifest the server would create', async () => {
       const { POST } = await routes();
       const response = await POST(post(JSON.stringify(valid), {}, `${RESOURCES}?dryRun=true`));

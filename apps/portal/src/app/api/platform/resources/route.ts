@@ -17,15 +17,21 @@ export const GET = handleRoute(async (request) => {
   return Response.json({ items: await listStorageAccounts() });
 });
 
-/** POST: create from a storage request; `?dryRun=true` only validates it server-side. */
+/**
+ * POST: create from a storage request; `?dryRun=true` only validates it server-side. With an
+ * `Idempotency-Key` header a repeated request answers the first result (`Idempotent-Replayed: true`).
+ */
 export const POST = handleRoute(
   async (request, context) => {
     const body = await readJsonBody(request);
     if (new URL(request.url).searchParams.get('dryRun') === 'true') {
       return Response.json(await validateStorageAccount(body, context));
     }
-    const item = await createStorageAccount(body, context);
-    return Response.json({ item }, { status: 201, headers: { Location: `/resources/${item.name}` } });
+    const key = request.headers.get('idempotency-key') ?? undefined;
+    const { item, replayed } = await createStorageAccount(body, context, key);
+    const headers: Record<string, string> = { Location: `/resources/${item.name}` };
+    if (replayed) headers['Idempotent-Replayed'] = 'true';
+    return Response.json({ item }, { status: 201, headers });
   },
   { mutation: true },
 );
