@@ -102,7 +102,7 @@ describe('portal in development mode', () => {
     await page.getByRole('textbox', { name: 'Application' }).focus();
     await page.getByText('Use 3-24 lower-case letters and digits, or leave empty to generate a name').waitFor();
     await page.getByRole('textbox', { name: 'Account name' }).fill('');
-    assert.match(await preview.innerText(), /platform\.books\.dev\/application: webshop/);
+    assert.match(await preview.innerText(), /platform-portal\/application: webshop/);
 
     await page.getByRole('combobox', { name: 'Account kind' }).click();
     await page.getByRole('option', { name: 'BlockBlobStorage' }).click();

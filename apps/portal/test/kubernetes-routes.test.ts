@@ -136,14 +136,14 @@ describe('platform API on a Kubernetes cluster', () => {
     const stored = cluster.standIn.accounts().find((a) => a.metadata.name === item.name);
     expect(stored?.metadata.generateName).toBe('stwebshop');
     expect(stored?.metadata.labels).toMatchObject({
-      'platform.books.dev/application': 'webshop',
-      'platform.books.dev/environment': 'dev',
+      'platform-portal/application': 'webshop',
+      'platform-portal/environment': 'dev',
     });
     expect(stored?.metadata.annotations).toMatchObject({
-      'platform.books.dev/request-id': 'req-create-0001',
-      'platform.books.dev/requested-by': 'dev@books.example',
+      'platform-portal/request-id': 'req-create-0001',
+      'platform-portal/requested-by': 'dev@books.example',
     });
-    expect(Date.parse(stored?.metadata.annotations?.['platform.books.dev/requested-at'] ?? '')).not.toBeNaN();
+    expect(Date.parse(stored?.metadata.annotations?.['platform-portal/requested-at'] ?? '')).not.toBeNaN();
 
     const ready = await eventually(async () => {
       const { resources: fresh } = await routes();
@@ -262,8 +262,8 @@ describe('platform API on a Kubernetes cluster', () => {
     const deleting = cluster.standIn.accounts().find((a) => a.metadata.name === 'stdelete01');
     expect(deleting?.metadata.deletionTimestamp).toBeDefined();
     expect(deleting?.metadata.annotations).toMatchObject({
-      'platform.books.dev/deletion-request-id': 'req-delete-0001',
-      'platform.books.dev/deletion-requested-by': 'alice',
+      'platform-portal/deletion-request-id': 'req-delete-0001',
+      'platform-portal/deletion-requested-by': 'alice',
     });
     const shown = await json<{ item: Item }>(await resources.GET(get('/api/platform/resources?name=stdelete01')));
     expect(shown.item.state).toBe('Deleting');

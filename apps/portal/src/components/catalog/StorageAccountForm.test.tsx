@@ -29,7 +29,7 @@ describe('storage account workflow form', () => {
     await userEvent.type(screen.getByRole('textbox', { name: /Account name/ }), 'stshop01');
     await userEvent.type(screen.getByRole('textbox', { name: /Application/ }), 'shop');
     expect(preview()).toContain('name: stshop01');
-    expect(preview()).toContain('platform.books.dev/application: shop');
+    expect(preview()).toContain('platform-portal/application: shop');
     expect(preview()).toContain('minTlsVersion: TLS1_2');
   });
 

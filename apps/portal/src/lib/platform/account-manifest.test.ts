@@ -41,6 +41,20 @@ describe('Account manifest builder', () => {
     expect(labels[PORTAL_KEYS.environment]).toBe('prod');
   });
 
+  it('writes labels and annotations under the neutral platform-portal prefix only', () => {
+    const manifest = buildAccountManifest(request(), { requestId: 'r1', requestedBy: 'ann', requestedAt: 'now' });
+    expect(manifest.metadata.labels).toEqual({
+      'app.kubernetes.io/managed-by': 'platform-portal',
+      'platform-portal/application': 'web-shop',
+      'platform-portal/environment': 'prod',
+    });
+    expect(Object.keys(manifest.metadata.annotations ?? {}).sort()).toEqual([
+      'platform-portal/request-id',
+      'platform-portal/requested-at',
+      'platform-portal/requested-by',
+    ]);
+  });
+
   it('uses generateName when no name is given, short enough for the random suffix', () => {
     const manifest = buildAccountManifest(request({ application: 'a-very-long-application-name-indeed' }));
     expect(manifest.metadata.name).toBeUndefined();

@@ -10,14 +10,17 @@ import { accessTierApplies } from './storage-rules';
 export const ACCOUNT_API_VERSION = 'storage.azure.upbound.io/v1beta1';
 export const ACCOUNT_KIND = 'Account';
 
+/** The prefix of every label and annotation key the portal owns; neutral, tied to no product. */
+export const PORTAL_KEY_PREFIX = 'platform-portal';
+
 /** Label and annotation keys the portal writes and reads back. */
 export const PORTAL_KEYS = {
   managedBy: 'app.kubernetes.io/managed-by',
-  application: 'platform.books.dev/application',
-  environment: 'platform.books.dev/environment',
-  requestedBy: 'platform.books.dev/requested-by',
-  requestedAt: 'platform.books.dev/requested-at',
-  requestId: 'platform.books.dev/request-id',
+  application: `${PORTAL_KEY_PREFIX}/application`,
+  environment: `${PORTAL_KEY_PREFIX}/environment`,
+  requestedBy: `${PORTAL_KEY_PREFIX}/requested-by`,
+  requestedAt: `${PORTAL_KEY_PREFIX}/requested-at`,
+  requestId: `${PORTAL_KEY_PREFIX}/request-id`,
   externalName: 'crossplane.io/external-name',
 } as const;
 export const MANAGED_BY_PORTAL = 'platform-portal';
