@@ -1,4 +1,5 @@
 import fp from 'fastify-plugin';
+import { requestLineWriter } from '../../request-log-line.js';
 
 /**
  * One log line per request (Fastify's own two lines per request are disabled in
@@ -7,22 +8,17 @@ import fp from 'fastify-plugin';
  */
 export default fp(
   async (fastify) => {
+    const writeLine = requestLineWriter(fastify.log);
     fastify.addHook('onResponse', async (request, reply) => {
-      const latencyMs = Math.round(reply.elapsedTime * 100) / 100;
-      const size = Number(reply.getHeader('content-length') ?? 0);
-      const path = request.url;
-      fastify.log.info(
-        {
-          reqId: request.id,
-          method: request.method,
-          path,
-          status: reply.statusCode,
-          latencyMs,
-          size,
-          client: request.ip,
-        },
-        `${request.method} ${path} ${reply.statusCode} ${latencyMs}ms ${size}B ${request.ip} id=${request.id}`,
-      );
+      writeLine({
+        reqId: request.id,
+        method: request.method,
+        path: request.url,
+        status: reply.statusCode,
+        latencyMs: Math.round(reply.elapsedTime * 100) / 100,
+        size: Number(reply.getHeader('content-length') ?? 0),
+        client: request.ip,
+      });
     });
   },
   { name: 'request-log' },

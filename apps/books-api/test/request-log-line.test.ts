@@ -1,0 +1,75 @@
+import assert from 'node:assert/strict';
+import { Writable } from 'node:stream';
+import { test } from 'node:test';
+import pino from 'pino';
+import { requestLineWriter, type RequestLogFields } from '../src/request-log-line.js';
+
+/** A pino logger writing into an array, with a frozen clock so two lines can be compared byte for byte. */
+function capturingLogger(options: pino.LoggerOptions = {}) {
+  const lines: string[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      lines.push(chunk.toString('utf8'));
+      done();
+    },
+  });
+  const logger = pino({ level: 'info', timestamp: () => ',"time":1700000000000', ...options }, sink);
+  return { logger, lines };
+}
+
+const tricky: RequestLogFields[] = [
+  {
+    reqId: 'abc',
+    method: 'GET',
+    path: '/api/v1/books?skip=0&limit=20',
+    status: 200,
+    latencyMs: 0.42,
+    size: 1234,
+    client: '127.0.0.1',
+  },
+  {
+    reqId: 'q"uote\\back',
+    method: 'POST',
+    path: '/api/v1/books/search?q=%22x%22&t=\u00e9\u00df\u0007',
+    status: 422,
+    latencyMs: 12,
+    size: 0,
+    client: '::ffff:10.0.0.1',
+  },
+  {
+    reqId: 'x'.repeat(128),
+    method: 'DELETE',
+    path: '/' + 'a'.repeat(300),
+    status: 404,
+    latencyMs: 1.5,
+    size: NaN,
+    client: '',
+  },
+];
+
+test('the request line writer writes exactly the bytes pino.info would write', async () => {
+  for (const fields of tricky) {
+    const fast = capturingLogger();
+    const reference = capturingLogger();
+    // The fast path must not fall back to the ordinary call, or this comparison proves nothing.
+    fast.logger.info = () => assert.fail('requestLineWriter fell back to logger.info for a plain pino logger');
+    requestLineWriter(fast.logger)(fields);
+    const { method, path, status, latencyMs, size, client, reqId } = fields;
+    reference.logger.info(fields, `${method} ${path} ${status} ${latencyMs}ms ${size}B ${client} id=${reqId}`);
+    assert.equal(fast.lines.length, 1);
+    assert.equal(fast.lines[0], reference.lines[0]);
+  }
+});
+
+test('the request line writer respects the logger level', () => {
+  const { logger, lines } = capturingLogger({ level: 'warn' });
+  requestLineWriter(logger)(tricky[0]!);
+  assert.deepEqual(lines, []);
+});
+
+test('a logger with a mixin gets the ordinary call, so the mixin still applies', () => {
+  const { logger, lines } = capturingLogger({ mixin: () => ({ service: 'books' }) });
+  requestLineWriter(logger)(tricky[0]!);
+  assert.equal(lines.length, 1);
+  assert.equal((JSON.parse(lines[0]!) as { service?: string }).service, 'books');
+});
