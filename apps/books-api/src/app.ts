@@ -7,6 +7,7 @@ import Fastify, {
 } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from './config.js';
+import { lazyChildLoggerFactory } from './lazy-child-logger.js';
 import { sendError } from './plugins/app/errors.js';
 import { HttpError } from './errors.js';
 import openapi from './plugins/external/openapi.js';
@@ -60,6 +61,7 @@ export function serverOptions(logger: FastifyBaseLogger | undefined): FastifySer
     // plugins/app/request-log.ts writes one line per request instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
     genReqId: requestIdFor,
+    childLoggerFactory: lazyChildLoggerFactory,
     requestIdHeader: false,
     bodyLimit: BODY_LIMIT_BYTES,
     return503OnClosing: true,
