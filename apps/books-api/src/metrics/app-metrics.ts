@@ -1,4 +1,5 @@
-import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { Counter, Gauge, Registry } from 'prom-client';
+import { createHttpRequestMetrics } from './http-request-metrics.js';
 import { getProcessRegistry } from './process-registry.js';
 
 /** Route label of every request that matched no route (404, 405): one value, not one per path. */
@@ -10,8 +11,6 @@ export const HTTP_DURATION_BUCKETS_SECONDS = [
   0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5,
 ];
 
-type HttpLabel = 'method' | 'route' | 'status_code';
-
 export interface AppMetricsOptions {
   /** Read at scrape time, so the gauge is never stale. */
   readonly countBooks: () => number | Promise<number>;
@@ -20,20 +19,7 @@ export interface AppMetricsOptions {
 export function createAppMetrics({ countBooks }: AppMetricsOptions) {
   const registry = new Registry();
 
-  const httpRequests = new Counter<HttpLabel>({
-    name: 'http_requests_total',
-    help: 'HTTP requests answered, by method, route template and status code',
-    labelNames: ['method', 'route', 'status_code'],
-    registers: [registry],
-  });
-
-  const httpRequestDuration = new Histogram<HttpLabel>({
-    name: 'http_request_duration_seconds',
-    help: 'Time from receiving a request to finishing its response, in seconds',
-    labelNames: ['method', 'route', 'status_code'],
-    buckets: HTTP_DURATION_BUCKETS_SECONDS,
-    registers: [registry],
-  });
+  const httpRequests = createHttpRequestMetrics(registry, HTTP_DURATION_BUCKETS_SECONDS);
 
   const chaosForcedFailures = new Counter<'code'>({
     name: 'chaos_forced_failures_total',
@@ -55,9 +41,7 @@ export function createAppMetrics({ countBooks }: AppMetricsOptions) {
     contentType: registry.contentType,
 
     observeRequest(labels: { method: string; route: string; statusCode: number }, seconds: number): void {
-      const values = { method: labels.method, route: labels.route, status_code: String(labels.statusCode) };
-      httpRequests.inc(values);
-      httpRequestDuration.observe(values, seconds);
+      httpRequests.observe(labels.method, labels.route, labels.statusCode, seconds);
     },
 
     recordForcedFailure(code: number): void {
