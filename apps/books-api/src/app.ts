@@ -24,6 +24,7 @@ import validation from './plugins/app/validation.js';
 import metrics from './plugins/app/metrics.js';
 import trafficGenerator, { type TrafficGeneratorPluginOptions } from './traffic/plugin.js';
 import docs from './routes/docs.js';
+import favicon from './routes/favicon.js';
 import token from './routes/token.js';
 import jwks from './routes/well-known-jwks.js';
 import root from './routes/root.js';
@@ -99,10 +100,10 @@ export default async function app(fastify: FastifyInstance, options: AppOptions)
   await fastify.register(requestId);
   await fastify.register(requestLog);
   await fastify.register(jsonBody);
+  await fastify.register(routeRegistry); // before any route, so 405 knows every path
+  await fastify.register(notFound); // before authentication: its hook sends a trailing-slash redirect before any guard runs
   // Users, keys, the bearer guard, request.principal and the route policy; a bad file stops the start.
   await fastify.register(authentication, options.config.auth);
-  await fastify.register(routeRegistry); // before any route, so 405 knows every path
-  await fastify.register(notFound);
   await fastify.register(validation); // before any route: it compiles each route's validator
   await fastify.register(metrics, { countBooks: () => fastify.bookStore.count() }); // serves /metrics; chaos counts into it
   // Starts once the server listens and stops in preClose, before the server closes.
@@ -114,6 +115,7 @@ export default async function app(fastify: FastifyInstance, options: AppOptions)
   // 4. Routes (the prefix is the folder path)
   await fastify.register(root);
   await fastify.register(docs);
+  await fastify.register(favicon);
   await fastify.register(token);
   await fastify.register(jwks);
   await fastify.register(monitoring, { prefix: '/api' });

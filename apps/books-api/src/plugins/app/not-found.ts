@@ -1,12 +1,39 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { methodNotAllowed, notFound } from '../../errors.js';
+import { hasEmptyParameter } from './route-registry.js';
 
-/** Unknown path: 404. Known path, other method: 405 with the path's methods in Allow. */
+/**
+ * Requests no route serves, answered as FastAPI (Starlette's router with redirect_slashes)
+ * answers them: a path that some route serves once its trailing slash is removed (or one
+ * added) is a 307 to that path, the query kept, whatever the method; a known path with
+ * another method is a 405 with the path's methods in Allow; anything else is a 404.
+ * A route whose path parameter would match an empty segment (`/api/v1/books/` against
+ * `/api/v1/books/:book_id`) does not serve the request: Starlette's parameters never
+ * match nothing.
+ */
 export default fp(
   async (fastify) => {
-    fastify.setNotFoundHandler(async (request) => {
-      const allowed = fastify.allowedMethods(request.url);
+    const answerUnrouted = async (request: FastifyRequest, reply: FastifyReply) => {
+      const queryAt = request.url.indexOf('?');
+      const path = queryAt === -1 ? request.url : request.url.slice(0, queryAt);
+      const query = queryAt === -1 ? '' : request.url.slice(queryAt);
+      if (path !== '/') {
+        const other = path.endsWith('/') ? path.replace(/\/+$/, '') : `${path}/`;
+        // Location is the path, not an absolute URL built from the client's Host header.
+        if (other !== '' && fastify.allowedMethods(other).length > 0) return reply.redirect(other + query, 307);
+      }
+      const allowed = fastify.allowedMethods(path);
       throw allowed.length > 0 ? methodNotAllowed(allowed) : notFound();
+    };
+
+    fastify.setNotFoundHandler(answerUnrouted);
+    // Runs first among the route hooks (this plugin is registered before auth and chaos), so
+    // neither sees a request its route does not really serve.
+    fastify.addHook('onRequest', async (request, reply) => {
+      if (hasEmptyParameter(request.params as Record<string, string | undefined>)) {
+        return answerUnrouted(request, reply);
+      }
     });
   },
   { name: 'not-found', dependencies: ['route-registry', 'errors'] },

@@ -1,6 +1,13 @@
 import fp from 'fastify-plugin';
 import { requestLineWriter } from '../../request-log-line.js';
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** false keeps a route's requests out of the request log (browsers' /favicon.ico). */
+    requestLog?: boolean;
+  }
+}
+
 /**
  * One log line per request (Fastify's own two lines per request are disabled in
  * app options). The message reads well in a terminal; the same facts are fields for
@@ -10,6 +17,7 @@ export default fp(
   async (fastify) => {
     const writeLine = requestLineWriter(fastify.log);
     fastify.addHook('onResponse', async (request, reply) => {
+      if (request.routeOptions.config.requestLog === false) return;
       writeLine({
         reqId: request.id,
         method: request.method,

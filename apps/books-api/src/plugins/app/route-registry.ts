@@ -8,6 +8,15 @@ declare module 'fastify' {
   }
 }
 
+/**
+ * Whether a path parameter matched an empty segment (`/api/v1/books/` against `/:book_id`).
+ * Starlette's router never matches a parameter to nothing, so such a path is not that route;
+ * the catch-all `*` of static file routes may be empty.
+ */
+export function hasEmptyParameter(params: Readonly<Record<string, string | undefined>>): boolean {
+  return Object.entries(params).some(([name, value]) => name !== '*' && value === '');
+}
+
 const METHOD_ORDER = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 const byMethodOrder = (a: string, b: string) =>
   (METHOD_ORDER.indexOf(a) + 1 || 99) - (METHOD_ORDER.indexOf(b) + 1 || 99) || a.localeCompare(b);
@@ -32,7 +41,8 @@ export default fp(
       const path = url.split('?', 1)[0]!;
       const routed = (method: HTTPMethod) => {
         try {
-          return router.find(method, path) !== null;
+          const found = router.find(method, path);
+          return found !== null && !hasEmptyParameter(found.params);
         } catch {
           return false; // a path the router cannot even decode matches nothing
         }
