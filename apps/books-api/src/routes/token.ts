@@ -49,6 +49,10 @@ function isFormRequest(request: FastifyRequest): boolean {
  * registered in this plugin's scope only, so the books routes keep answering 415 to forms.
  */
 export default async function tokenRoutes(app: FastifyInstance) {
+  // FastAPI reads a form route's body only when it is a form: any other body (JSON, text)
+  // is not read at all and the form's fields are missing (422), never a 415 or a JSON error.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, _body, done) => done(null, undefined));
   await app.register(formbody, { bodyLimit: FORM_BODY_LIMIT });
   await app.register(multipart, {
     attachFieldsToBody: 'keyValues',
@@ -60,10 +64,10 @@ export default async function tokenRoutes(app: FastifyInstance) {
 
   // Runs before the schema check of the validation plugin: the form is read the way FastAPI
   // reads it (an empty field is absent, a repeated one keeps its last value, unused fields
-  // are dropped) and a bad one is the 422 FastAPI gives. Other media types are left to the
-  // validation plugin, which answers 415.
+  // are dropped) and a bad one is the 422 FastAPI gives. A body of another media type
+  // counts as an empty form, so its 422 lists username and password as missing.
   app.addHook('preValidation', async (request) => {
-    if (isFormRequest(request)) request.body = parseLoginForm(request.body);
+    request.body = parseLoginForm(isFormRequest(request) ? request.body : undefined);
   });
 
   app.post(
