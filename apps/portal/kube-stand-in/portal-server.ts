@@ -87,7 +87,8 @@ export async function startPortalServer(options: PortalServerOptions): Promise<P
   for (;;) {
     if (child.exitCode !== null) throw new Error(`The portal exited with code ${child.exitCode}:\n${output}`);
     try {
-      const response = await fetch(`${url}/catalog`, { signal: AbortSignal.timeout(5000) });
+      // Any answer means it is up; with sign-in on, pages answer with a redirect that is not followed.
+      const response = await fetch(`${url}/catalog`, { signal: AbortSignal.timeout(5000), redirect: 'manual' });
       await response.arrayBuffer();
       break;
     } catch {

@@ -61,17 +61,23 @@ standIn.writeKubeconfig(kubeconfigPath);
 const caPath = join(directory, 'ca.crt');
 writeFileSync(caPath, standIn.certificateAuthority);
 
-const portal = await startPortalServer({ kubeconfigPath, port: portalPort, echo: true }).catch(
-  async (error: unknown) => {
-    console.error(`[sandbox] ${error instanceof Error ? error.message : String(error)}`);
-    await standIn.close();
-    process.exit(1);
-  },
-);
+// The sandbox is a local demo: without sign-in unless PORTAL_AUTH says otherwise (the banner says so).
+const portalAuth = process.env.PORTAL_AUTH?.trim() || 'none';
+const portal = await startPortalServer({
+  kubeconfigPath,
+  port: portalPort,
+  echo: true,
+  env: { PORTAL_AUTH: portalAuth },
+}).catch(async (error: unknown) => {
+  console.error(`[sandbox] ${error instanceof Error ? error.message : String(error)}`);
+  await standIn.close();
+  process.exit(1);
+});
 
 console.log(`
 Portal sandbox: the portal's production server on a simulated cluster.
   Portal          ${portal.url.replace('127.0.0.1', 'localhost')}
+  Sign-in         PORTAL_AUTH=${portalAuth}
   Kubernetes API  ${standIn.url}  (stand-in; kubeconfig ${kubeconfigPath})
   kubectl         KUBECONFIG=${kubeconfigPath} kubectl get accounts
   Fault switches  curl --cacert ${caPath} -X PUT ${standIn.url}/__stand-in/faults -d '{"forbidden":{"verbs":["create"]}}'

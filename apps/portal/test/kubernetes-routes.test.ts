@@ -16,14 +16,20 @@ async function routes() {
   return { resources, resourceGroups, data };
 }
 
+/**
+ * These tests run in proxy mode (PORTAL_AUTH=proxy): the forwarded identity is the signed-in user,
+ * an admin unless a test says otherwise.
+ */
+const ADMIN = { 'x-forwarded-user': 'platform-admin', 'x-forwarded-groups': 'portal-admins' };
+
 function get(path: string): Request {
-  return new Request(`${ORIGIN}${path}`, { headers: { host: 'portal.test' } });
+  return new Request(`${ORIGIN}${path}`, { headers: { host: 'portal.test', ...ADMIN } });
 }
 
 function post(body: unknown, path = '/api/platform/resources', headers: Record<string, string> = {}): Request {
   return new Request(`${ORIGIN}${path}`, {
     method: 'POST',
-    headers: { host: 'portal.test', origin: ORIGIN, 'content-type': 'application/json', ...headers },
+    headers: { host: 'portal.test', origin: ORIGIN, 'content-type': 'application/json', ...ADMIN, ...headers },
     body: JSON.stringify(body),
   });
 }
@@ -31,7 +37,7 @@ function post(body: unknown, path = '/api/platform/resources', headers: Record<s
 function del(name: string, headers: Record<string, string> = {}): Request {
   return new Request(`${ORIGIN}/api/platform/resources?name=${encodeURIComponent(name)}`, {
     method: 'DELETE',
-    headers: { host: 'portal.test', origin: ORIGIN, ...headers },
+    headers: { host: 'portal.test', origin: ORIGIN, ...ADMIN, ...headers },
   });
 }
 
@@ -51,6 +57,7 @@ interface Item {
   environment?: string;
   requestId?: string;
   requestedBy?: string;
+  deletionRequestedBy?: string;
   observed: { primaryBlobEndpoint?: string; id?: string };
   conditions: { type: string; status: string; reason?: string }[];
 }
@@ -70,6 +77,8 @@ afterAll(async () => {
 beforeEach(() => {
   vi.stubEnv('PORTAL_MOCK_PLATFORM', 'false');
   vi.stubEnv('KUBECONFIG', cluster.kubeconfigPath);
+  vi.stubEnv('PORTAL_AUTH', 'proxy');
+  vi.stubEnv('PORTAL_ADMIN_GROUPS', 'portal-admins');
 });
 
 afterEach(async () => {
@@ -267,6 +276,7 @@ describe('platform API on a Kubernetes cluster', () => {
     });
     const shown = await json<{ item: Item }>(await resources.GET(get('/api/platform/resources?name=stdelete01')));
     expect(shown.item.state).toBe('Deleting');
+    expect(shown.item.deletionRequestedBy).toBe('alice');
 
     await eventually(async () => {
       const { resources: fresh } = await routes();

@@ -2,9 +2,13 @@ import InitColorSchemeScript from '@mui/material/InitColorSchemeScript';
 import type { Metadata, Viewport } from 'next';
 import { connection } from 'next/server';
 import type { ReactNode } from 'react';
+import { AccountMenu } from '@/components/layout/AccountMenu';
 import { AppShell } from '@/components/layout/AppShell';
+import { AuthBanner } from '@/components/layout/AuthBanner';
 import { MockBanner } from '@/components/layout/MockBanner';
 import { Providers } from '@/components/layout/Providers';
+import { currentPrincipal } from '@/server/auth/current-principal';
+import { loadConfig } from '@/server/config';
 import { platformMode } from '@/server/platform/storage-accounts';
 
 export const metadata: Metadata = {
@@ -14,10 +18,23 @@ export const metadata: Metadata = {
 
 export const viewport: Viewport = { width: 'device-width', initialScale: 1 };
 
-/** The mock banner, decided per request from the running server's environment, never at build time. */
+/** The mock and sign-in banners, decided per request from the running server's environment, never at build time. */
 async function PlatformBanner() {
   await connection();
-  return platformMode() === 'mock' ? <MockBanner /> : null;
+  return (
+    <>
+      {platformMode() === 'mock' ? <MockBanner /> : null}
+      <AuthBanner mode={loadConfig().auth.mode} />
+    </>
+  );
+}
+
+/** The signed-in user in the app bar; nothing on the public sign-in pages, where nobody is signed in. */
+async function Account() {
+  await connection();
+  const principal = await currentPrincipal();
+  if (!principal) return null;
+  return <AccountMenu principal={principal} canSignOut={loadConfig().auth.mode === 'oidc'} />;
 }
 
 export default function RootLayout({ children }: { children: ReactNode }) {
@@ -27,7 +44,9 @@ export default function RootLayout({ children }: { children: ReactNode }) {
       <body>
         <InitColorSchemeScript attribute="class" />
         <Providers>
-          <AppShell banner={<PlatformBanner />}>{children}</AppShell>
+          <AppShell banner={<PlatformBanner />} account={<Account />}>
+            {children}
+          </AppShell>
         </Providers>
       </body>
     </html>

@@ -4,18 +4,19 @@ import { ConfigError, parseConfig } from './config';
 describe('portal configuration', () => {
   it('uses the mock platform in development mode and the cluster otherwise', () => {
     expect(parseConfig({ NODE_ENV: 'development' }).mockPlatform).toBe(true);
-    expect(parseConfig({ NODE_ENV: 'production' }).mockPlatform).toBe(false);
+    expect(parseConfig({ NODE_ENV: 'production', PORTAL_AUTH: 'none' }).mockPlatform).toBe(false);
     expect(parseConfig({ NODE_ENV: 'production', PORTAL_MOCK_PLATFORM: 'true' }).mockPlatform).toBe(true);
-    expect(parseConfig({ NODE_ENV: 'development', PORTAL_MOCK_PLATFORM: 'false' }).mockPlatform).toBe(false);
+    expect(
+      parseConfig({ NODE_ENV: 'development', PORTAL_MOCK_PLATFORM: 'false', PORTAL_AUTH: 'none' }).mockPlatform,
+    ).toBe(false);
   });
 
   it('allows every Azure public region unless PORTAL_ALLOWED_LOCATIONS narrows them', () => {
-    expect(parseConfig({}).allowedLocations).toContain('westus3');
-    expect(parseConfig({}).allowedLocations.length).toBeGreaterThan(50);
-    expect(parseConfig({ PORTAL_ALLOWED_LOCATIONS: ' WestUS3, westeurope,westus3' }).allowedLocations).toEqual([
-      'westus3',
-      'westeurope',
-    ]);
+    expect(parseConfig({ PORTAL_AUTH: 'none' }).allowedLocations).toContain('westus3');
+    expect(parseConfig({ PORTAL_AUTH: 'none' }).allowedLocations.length).toBeGreaterThan(50);
+    expect(
+      parseConfig({ PORTAL_AUTH: 'none', PORTAL_ALLOWED_LOCATIONS: ' WestUS3, westeurope,westus3' }).allowedLocations,
+    ).toEqual(['westus3', 'westeurope']);
   });
 
   it.each(['true', '1', 'yes', 'on', 'YES', ' On '])('turns development mode on with %j', (word) => {
@@ -23,28 +24,88 @@ describe('portal configuration', () => {
   });
 
   it.each(['false', '0', 'no', 'off', 'Off'])('turns development mode off with %j', (word) => {
-    expect(parseConfig({ NODE_ENV: 'development', PORTAL_MOCK_PLATFORM: word }).mockPlatform).toBe(false);
+    expect(parseConfig({ NODE_ENV: 'development', PORTAL_MOCK_PLATFORM: word, PORTAL_AUTH: 'none' }).mockPlatform).toBe(
+      false,
+    );
   });
 
   it('defaults the port to 3000', () => {
-    expect(parseConfig({}).port).toBe(3000);
-    expect(parseConfig({ PORTAL_PORT: '3105' }).port).toBe(3105);
+    expect(parseConfig({ PORTAL_AUTH: 'none' }).port).toBe(3000);
+    expect(parseConfig({ PORTAL_AUTH: 'none', PORTAL_PORT: '3105' }).port).toBe(3105);
   });
 
   it('logs at info unless PORTAL_LOG_LEVEL says otherwise', () => {
-    expect(parseConfig({}).logLevel).toBe('info');
-    expect(parseConfig({ PORTAL_LOG_LEVEL: 'DEBUG' }).logLevel).toBe('debug');
+    expect(parseConfig({ PORTAL_AUTH: 'none' }).logLevel).toBe('info');
+    expect(parseConfig({ PORTAL_AUTH: 'none', PORTAL_LOG_LEVEL: 'DEBUG' }).logLevel).toBe('debug');
   });
 
   it.each([
     [{ PORTAL_MOCK_PLATFORM: 'maybe' }, 'PORTAL_MOCK_PLATFORM'],
-    [{ PORTAL_PORT: 'eighty' }, 'PORTAL_PORT'],
-    [{ PORTAL_PORT: '70000' }, 'PORTAL_PORT'],
-    [{ PORTAL_LOG_LEVEL: 'loud' }, 'PORTAL_LOG_LEVEL'],
-    [{ PORTAL_ALLOWED_LOCATIONS: 'westeurope,mars' }, 'PORTAL_ALLOWED_LOCATIONS'],
-    [{ PORTAL_ALLOWED_LOCATIONS: ' , ' }, 'PORTAL_ALLOWED_LOCATIONS'],
+    [{ PORTAL_AUTH: 'none', PORTAL_PORT: 'eighty' }, 'PORTAL_PORT'],
+    [{ PORTAL_AUTH: 'none', PORTAL_PORT: '70000' }, 'PORTAL_PORT'],
+    [{ PORTAL_AUTH: 'none', PORTAL_LOG_LEVEL: 'loud' }, 'PORTAL_LOG_LEVEL'],
+    [{ PORTAL_AUTH: 'none', PORTAL_ALLOWED_LOCATIONS: 'westeurope,mars' }, 'PORTAL_ALLOWED_LOCATIONS'],
+    [{ PORTAL_AUTH: 'none', PORTAL_ALLOWED_LOCATIONS: ' , ' }, 'PORTAL_ALLOWED_LOCATIONS'],
   ])('refuses %j, naming the variable', (env, name) => {
     expect(() => parseConfig(env)).toThrow(ConfigError);
     expect(() => parseConfig(env)).toThrow(name);
+  });
+});
+
+describe('portal sign-in configuration', () => {
+  const oidc = {
+    PORTAL_AUTH: 'oidc',
+    PORTAL_OIDC_ISSUER: 'https://login.example.com/realms/platform',
+    PORTAL_OIDC_CLIENT_ID: 'portal',
+    PORTAL_OIDC_CLIENT_SECRET: 'client-secret',
+    PORTAL_PUBLIC_URL: 'https://portal.example.com',
+    PORTAL_SESSION_SECRET: 'x'.repeat(32),
+  };
+
+  it('refuses to start outside development mode when PORTAL_AUTH is unset', () => {
+    expect(() => parseConfig({ NODE_ENV: 'production' })).toThrow(/PORTAL_AUTH must be set/);
+  });
+
+  it('acts as the developer in development mode when PORTAL_AUTH is unset', () => {
+    expect(parseConfig({ PORTAL_MOCK_PLATFORM: 'true' }).auth).toEqual({ mode: 'development' });
+    expect(parseConfig({ PORTAL_MOCK_PLATFORM: 'true', PORTAL_AUTH: 'none' }).auth).toEqual({ mode: 'none' });
+  });
+
+  it('reads the OpenID Connect settings, roles and scopes', () => {
+    const config = parseConfig({
+      ...oidc,
+      PORTAL_OIDC_SCOPES: 'groups offline_access',
+      PORTAL_ADMIN_GROUPS: 'admins, platform',
+      PORTAL_ROLES_CLAIM: 'roles',
+    });
+    expect(config.auth).toMatchObject({
+      mode: 'oidc',
+      roles: { claim: 'roles', adminGroups: ['admins', 'platform'], requesterGroups: [] },
+      oidc: { clientId: 'portal', scopes: ['openid', 'profile', 'email', 'groups', 'offline_access'] },
+      session: { secure: true },
+    });
+  });
+
+  it('accepts plain http for the issuer on a loopback address only', () => {
+    expect(parseConfig({ ...oidc, PORTAL_OIDC_ISSUER: 'http://127.0.0.1:4000' }).auth.mode).toBe('oidc');
+    expect(parseConfig({ ...oidc, PORTAL_OIDC_ISSUER: 'http://localhost:4000/' }).auth.mode).toBe('oidc');
+    expect(() => parseConfig({ ...oidc, PORTAL_OIDC_ISSUER: 'http://login.example.com' })).toThrow(/must be an https/);
+  });
+
+  it.each([
+    [{ PORTAL_AUTH: 'ldap' }, 'PORTAL_AUTH'],
+    [{ PORTAL_SESSION_SECRET: 'x'.repeat(31) }, 'PORTAL_SESSION_SECRET must be at least 32 bytes'],
+    [{ PORTAL_SESSION_SECRET: '' }, 'PORTAL_SESSION_SECRET must be set'],
+    [{ PORTAL_OIDC_ISSUER: '' }, 'PORTAL_OIDC_ISSUER'],
+    [{ PORTAL_OIDC_CLIENT_ID: '' }, 'PORTAL_OIDC_CLIENT_ID'],
+    [{ PORTAL_OIDC_CLIENT_SECRET: '' }, 'PORTAL_OIDC_CLIENT_SECRET'],
+    [{ PORTAL_PUBLIC_URL: 'https://portal.example.com/portal' }, 'PORTAL_PUBLIC_URL'],
+    [{ PORTAL_DATABASE_URL: 'mysql://db/portal' }, 'PORTAL_DATABASE_URL'],
+  ])('refuses an oidc configuration with %j, naming the variable', (change, message) => {
+    expect(() => parseConfig({ ...oidc, ...change })).toThrow(message);
+  });
+
+  it('refuses a short session secret in every mode', () => {
+    expect(() => parseConfig({ PORTAL_AUTH: 'none', PORTAL_SESSION_SECRET: 'short' })).toThrow(/at least 32 bytes/);
   });
 });

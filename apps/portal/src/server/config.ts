@@ -1,5 +1,6 @@
 import 'server-only';
 import { AZURE_PUBLIC_REGIONS, isAzureRegion, type Location } from '@/lib/platform/storage-rules';
+import { parseAuthConfig, type AuthConfig } from './auth/auth-config';
 
 /**
  * The portal's environment, parsed once. A bad value throws ConfigError naming the variable;
@@ -19,6 +20,8 @@ export interface PortalConfig {
   logLevel: LogLevel;
   /** Azure regions a storage account may be placed in: every public region unless narrowed. */
   allowedLocations: readonly Location[];
+  /** Who is signed in and how (PORTAL_AUTH and the variables of its mode). */
+  auth: AuthConfig;
 }
 
 type Env = Record<string, string | undefined>;
@@ -73,12 +76,14 @@ function parseLocations(env: Env, name: string): readonly Location[] {
 
 export function parseConfig(env: Env): PortalConfig {
   const explicitMock = parseBoolean(env, 'PORTAL_MOCK_PLATFORM');
+  // `next dev` runs with NODE_ENV=development; an explicit PORTAL_MOCK_PLATFORM=false still wins.
+  const mockPlatform = explicitMock ?? env.NODE_ENV === 'development';
   return {
-    // `next dev` runs with NODE_ENV=development; an explicit PORTAL_MOCK_PLATFORM=false still wins.
-    mockPlatform: explicitMock ?? env.NODE_ENV === 'development',
+    mockPlatform,
     port: parsePort(env, 'PORTAL_PORT', 3000),
     logLevel: parseLogLevel(env, 'PORTAL_LOG_LEVEL', 'info'),
     allowedLocations: parseLocations(env, 'PORTAL_ALLOWED_LOCATIONS'),
+    auth: parseAuthConfig(env, mockPlatform, (message) => new ConfigError(message)),
   };
 }
 

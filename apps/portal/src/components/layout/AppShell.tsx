@@ -55,7 +55,16 @@ function NavigationList({ onNavigate }: { onNavigate?: () => void }) {
 }
 
 /** App bar, navigation drawer (temporary on phones, permanent from md up) and the main area. */
-export function AppShell({ banner, children }: { banner?: ReactNode; children: ReactNode }) {
+export function AppShell({
+  banner,
+  account,
+  children,
+}: {
+  banner?: ReactNode;
+  /** Who is signed in (src/components/layout/AccountMenu.tsx), at the end of the app bar. */
+  account?: ReactNode;
+  children: ReactNode;
+}) {
   const [open, setOpen] = useState(false);
   return (
     <Box sx={{ display: 'flex', minHeight: '100vh' }}>
@@ -80,6 +89,7 @@ export function AppShell({ banner, children }: { banner?: ReactNode; children: R
           >
             Platform portal
           </Typography>
+          {account}
           <ThemeToggle />
         </Toolbar>
       </AppBar>

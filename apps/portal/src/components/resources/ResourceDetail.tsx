@@ -70,6 +70,9 @@ export function SummarySection({ account }: { account: StorageAccount }) {
           ...(account.deletionRequestedAt
             ? ([['Deletion requested', formatTimestamp(account.deletionRequestedAt)]] as [string, ReactNode][])
             : []),
+          ...(account.deletionRequestedBy
+            ? ([['Deletion requested by', account.deletionRequestedBy]] as [string, ReactNode][])
+            : []),
         ]}
       />
     </Section>

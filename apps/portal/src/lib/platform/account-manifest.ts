@@ -21,6 +21,7 @@ export const PORTAL_KEYS = {
   requestedBy: `${PORTAL_KEY_PREFIX}/requested-by`,
   requestedAt: `${PORTAL_KEY_PREFIX}/requested-at`,
   requestId: `${PORTAL_KEY_PREFIX}/request-id`,
+  deletionRequestedBy: `${PORTAL_KEY_PREFIX}/deletion-requested-by`,
   externalName: 'crossplane.io/external-name',
 } as const;
 export const MANAGED_BY_PORTAL = 'platform-portal';

@@ -67,6 +67,8 @@ export interface StorageAccount {
   createdAt?: string;
   deletionRequestedAt?: string;
   requestedBy?: string;
+  /** Who asked for the deletion (the signed-in identity), once someone has. */
+  deletionRequestedBy?: string;
   requestId?: string;
   /** Name of the account in Azure, when it differs from or is not yet known as the resource name. */
   externalName?: string;

@@ -17,9 +17,14 @@ function captureLogLines() {
 describe('route handler wrapper', () => {
   let lines: Record<string, unknown>[];
   beforeEach(() => {
+    // Proxy mode: the forwarded identity is the signed-in user these requests log.
+    vi.stubEnv('PORTAL_AUTH', 'proxy');
     lines = captureLogLines();
   });
-  afterEach(() => vi.restoreAllMocks());
+  afterEach(() => {
+    vi.restoreAllMocks();
+    vi.unstubAllEnvs();
+  });
 
   it('writes one JSON line per request with request id, user, status and latency', async () => {
     const route = handleRoute(async () => Response.json({ items: [] }));
@@ -45,7 +50,9 @@ describe('route handler wrapper', () => {
     const route = handleRoute(async () => {
       throw new Error('database password is hunter2');
     });
-    const response = await route(new Request('http://portal.test/api/platform/resources'));
+    const response = await route(
+      new Request('http://portal.test/api/platform/resources', { headers: { 'x-forwarded-user': 'dev' } }),
+    );
     expect(response.status).toBe(500);
     expect(JSON.stringify(await response.json())).not.toContain('hunter2');
     const failure = lines.find((line) => line.msg === 'platform request failed');

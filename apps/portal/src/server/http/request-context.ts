@@ -1,20 +1,20 @@
 import 'server-only';
 import { randomUUID } from 'node:crypto';
+import type { Principal } from '@/lib/auth/permissions';
 import type { RequestContext } from '../platform/backend';
 
 const VISIBLE_ASCII = /^[\x21-\x7e]{1,128}$/;
-const ANONYMOUS = 'anonymous';
+
+/** An incoming X-Request-ID when it is sane, otherwise a new UUID. */
+export function requestIdOf(request: Request): string {
+  const incomingId = request.headers.get('x-request-id');
+  return incomingId && VISIBLE_ASCII.test(incomingId) ? incomingId : randomUUID();
+}
 
 /**
- * Request id: an incoming X-Request-ID when it is sane, otherwise a new UUID.
- * Requester: the identity an authenticating proxy in front of the portal forwards
- * (X-Forwarded-Email, then X-Forwarded-User); the portal itself has no login.
+ * Who is asking and under which id. The requester is always the signed-in identity the guard
+ * resolved, never a header a client can set (proxy mode's forwarded headers are read by the guard).
  */
-export function requestContext(request: Request): RequestContext {
-  const incomingId = request.headers.get('x-request-id');
-  const user = request.headers.get('x-forwarded-email') ?? request.headers.get('x-forwarded-user');
-  return {
-    requestId: incomingId && VISIBLE_ASCII.test(incomingId) ? incomingId : randomUUID(),
-    requestedBy: user && /^[\x20-\x7e]{1,256}$/.test(user) ? user.trim() : ANONYMOUS,
-  };
+export function requestContext(requestId: string, principal: Principal): RequestContext {
+  return { requestId, requestedBy: principal.identity, principal };
 }

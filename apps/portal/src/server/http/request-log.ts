@@ -1,14 +1,25 @@
 import 'server-only';
-import type { RequestContext } from '../platform/backend';
 import { logger } from '../log/logger';
 
-/** One line per API request: who, what, the answer and how long it took. */
-export function logRequest(request: Request, context: RequestContext, status: number, startedAt: number): void {
+/** One line per API request: who (the signed-in identity, when there is one), what, the answer and how long it took. */
+export function logRequest(
+  request: Request,
+  context: { requestId: string; user?: string | undefined },
+  status: number,
+  startedAt: number,
+): void {
   const url = new URL(request.url);
   const path = `${url.pathname}${url.search}`;
   const latencyMs = Math.round((performance.now() - startedAt) * 100) / 100;
   logger().info(
-    { requestId: context.requestId, user: context.requestedBy, method: request.method, path, status, latencyMs },
+    {
+      requestId: context.requestId,
+      user: context.user ?? 'anonymous',
+      method: request.method,
+      path,
+      status,
+      latencyMs,
+    },
     `${request.method} ${path} ${status} ${latencyMs}ms`,
   );
 }

@@ -1,7 +1,7 @@
 import 'server-only';
 import type { CoreV1Event } from '@kubernetes/client-node';
 import { stringify } from 'yaml';
-import { ACCOUNT_KIND, buildAccountManifest, PORTAL_KEY_PREFIX } from '@/lib/platform/account-manifest';
+import { ACCOUNT_KIND, buildAccountManifest, PORTAL_KEY_PREFIX, PORTAL_KEYS } from '@/lib/platform/account-manifest';
 import type { PlatformEvent, ResourceGroup, StorageAccountRequest } from '@/lib/platform/types';
 import { toStorageAccount } from '../platform/account-mapper';
 import type { AccountObject } from '../platform/account-object';
@@ -11,7 +11,7 @@ import type { ClusterClient } from './cluster-client';
 /** Annotations that record who asked for a deletion, beside the ones create writes. */
 export const DELETION_KEYS = {
   requestId: `${PORTAL_KEY_PREFIX}/deletion-request-id`,
-  requestedBy: `${PORTAL_KEY_PREFIX}/deletion-requested-by`,
+  requestedBy: PORTAL_KEYS.deletionRequestedBy,
   requestedAt: `${PORTAL_KEY_PREFIX}/deletion-requested-at`,
 } as const;
 

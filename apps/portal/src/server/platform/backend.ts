@@ -1,4 +1,5 @@
 import 'server-only';
+import type { Principal } from '@/lib/auth/permissions';
 import type { AccountManifest } from '@/lib/platform/account-manifest';
 import type {
   PlatformEvent,
@@ -11,7 +12,9 @@ import type {
 /** Who is asking and under which request id; written onto what the backend creates or deletes. */
 export interface RequestContext {
   requestId: string;
+  /** The signed-in identity (principal.identity), recorded as requested-by / deletion-requested-by. */
   requestedBy: string;
+  principal: Principal;
 }
 
 export interface DryRunResult {

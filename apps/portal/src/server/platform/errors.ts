@@ -24,6 +24,15 @@ export class InvalidRequestError extends PlatformError {
   override readonly status = 400;
 }
 
+/** 401: no signed-in user; the body is exactly the contract's `{"error":"Sign-in required"}`. */
+export class SignInRequiredError extends PlatformError {
+  override readonly status = 401;
+
+  constructor() {
+    super('Sign-in required');
+  }
+}
+
 /** 403: the caller, or the portal's own service account, may not do this. */
 export class ForbiddenError extends PlatformError {
   override readonly status = 403;

@@ -8,6 +8,7 @@ import type {
   StorageAccount,
   StorageAccountRequest,
 } from '@/lib/platform/types';
+import { authorize } from '../auth/guard';
 import type { DryRunResult, PlatformBackend, RequestContext } from './backend';
 import { loadConfig } from '../config';
 import { InvalidRequestError } from './errors';
@@ -119,6 +120,10 @@ export async function validateStorageAccount(input: unknown, context: RequestCon
   return backend.validate(await checkedRequest(backend, input), context);
 }
 
-export function deleteStorageAccount(name: string, context: RequestContext): Promise<{ name: string }> {
-  return getPlatformBackend().delete(parseResourceName(name), context);
+/** Deletes after checking who may: a requester its own accounts, an admin any. */
+export async function deleteStorageAccount(rawName: string, context: RequestContext): Promise<{ name: string }> {
+  const name = parseResourceName(rawName);
+  const backend = getPlatformBackend();
+  authorize(context.principal, 'delete', await backend.get(name));
+  return backend.delete(name, context);
 }

@@ -33,7 +33,7 @@ export const POST = handleRoute(
     if (replayed) headers['Idempotent-Replayed'] = 'true';
     return Response.json({ item }, { status: 201, headers });
   },
-  { mutation: true },
+  { mutation: true, action: 'create' },
 );
 
 /** DELETE ?name=: starts deletion of the resource and the Azure account behind it. */
@@ -42,7 +42,7 @@ export const DELETE = handleRoute(
     const item = await deleteStorageAccount(new URL(request.url).searchParams.get('name') ?? '', context);
     return Response.json({ item });
   },
-  { mutation: true },
+  { mutation: true, action: 'delete' },
 );
 
 export const PUT = methodNotAllowed(['GET', 'POST', 'DELETE']);

@@ -1,0 +1,31 @@
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import Typography from '@mui/material/Typography';
+import type { Metadata } from 'next';
+
+export const metadata: Metadata = { title: 'Sign-in failed' };
+
+const REASONS: Record<string, string> = {
+  expired: 'The sign-in took too long or was started in another browser. Start again.',
+  denied: 'The identity provider did not let you in (access denied).',
+  provider:
+    'The identity provider’s answer could not be verified. Start again; if it keeps failing, ask the platform team.',
+};
+
+/** Where a failed sign-in lands; reachable without a session. Details are in the server log, not here. */
+export default async function SignInFailedPage({ searchParams }: { searchParams: Promise<{ reason?: string }> }) {
+  const { reason } = await searchParams;
+  return (
+    <>
+      <Typography variant="h1" gutterBottom>
+        Sign-in failed
+      </Typography>
+      <Alert severity="error" sx={{ mb: 2 }}>
+        {REASONS[reason ?? ''] ?? REASONS.provider}
+      </Alert>
+      <Button href="/api/auth/signin?returnTo=%2F" variant="contained">
+        Try again
+      </Button>
+    </>
+  );
+}

@@ -1,0 +1,115 @@
+import 'server-only';
+import * as client from 'openid-client';
+import type { Principal } from '@/lib/auth/permissions';
+import type { OidcSettings } from './auth-config';
+import { groupsFromClaims, identityFromClaims, roleFromGroups, type RoleMapping } from './role-mapping';
+import { CALLBACK_PATH, SIGNED_OUT_PATH } from './sign-in-paths';
+
+/**
+ * OpenID Connect with openid-client: discovery from the issuer, authorization code flow with
+ * PKCE (S256), state and nonce, ID token checked against the provider's JWKS, RP-initiated
+ * sign-out. Nothing here parses tokens or signs anything by hand.
+ */
+
+/** What the browser must bring back to the callback: kept sealed in a short-lived cookie. */
+export interface SignInTransaction {
+  state: string;
+  nonce: string;
+  codeVerifier: string;
+  returnTo: string;
+}
+
+const CONFIGURATIONS = Symbol.for('books-portal.oidc-configurations');
+
+/** The provider's discovered configuration, fetched once per process (a failure is retried next time). */
+export function oidcConfiguration(settings: OidcSettings): Promise<client.Configuration> {
+  const holder = globalThis as typeof globalThis & { [CONFIGURATIONS]?: Map<string, Promise<client.Configuration>> };
+  const cache = (holder[CONFIGURATIONS] ??= new Map<string, Promise<client.Configuration>>());
+  const key = `${settings.issuer.href} ${settings.clientId}`;
+  let configuration = cache.get(key);
+  if (!configuration) {
+    configuration = client.discovery(
+      settings.issuer,
+      settings.clientId,
+      undefined,
+      client.ClientSecretBasic(settings.clientSecret),
+      // Configuration already refused plain http except on a loopback address.
+      settings.issuer.protocol === 'http:' ? { execute: [client.allowInsecureRequests] } : undefined,
+    );
+    configuration.catch(() => cache.delete(key));
+    cache.set(key, configuration);
+  }
+  return configuration;
+}
+
+export function redirectUri(settings: OidcSettings): string {
+  return new URL(CALLBACK_PATH, settings.publicUrl).href;
+}
+
+export async function beginSignIn(
+  settings: OidcSettings,
+  returnTo: string,
+): Promise<{ url: URL; transaction: SignInTransaction }> {
+  const configuration = await oidcConfiguration(settings);
+  const transaction: SignInTransaction = {
+    state: client.randomState(),
+    nonce: client.randomNonce(),
+    codeVerifier: client.randomPKCECodeVerifier(),
+    returnTo,
+  };
+  const url = client.buildAuthorizationUrl(configuration, {
+    redirect_uri: redirectUri(settings),
+    scope: settings.scopes.join(' '),
+    response_type: 'code',
+    code_challenge: await client.calculatePKCECodeChallenge(transaction.codeVerifier),
+    code_challenge_method: 'S256',
+    state: transaction.state,
+    nonce: transaction.nonce,
+  });
+  return { url, transaction };
+}
+
+/**
+ * Redeems the code the provider sent back and answers who signed in. Groups come from the
+ * ID token, or from userinfo when the provider keeps them there.
+ */
+export async function completeSignIn(
+  settings: OidcSettings,
+  roles: RoleMapping,
+  callbackQuery: string,
+  transaction: SignInTransaction,
+): Promise<{ principal: Principal; idToken?: string }> {
+  const configuration = await oidcConfiguration(settings);
+  // The URL the provider redirected to, rebuilt from the configured origin rather than Host.
+  const currentUrl = new URL(`${CALLBACK_PATH}${callbackQuery}`, settings.publicUrl);
+  const tokens = await client.authorizationCodeGrant(configuration, currentUrl, {
+    pkceCodeVerifier: transaction.codeVerifier,
+    expectedState: transaction.state,
+    expectedNonce: transaction.nonce,
+    idTokenExpected: true,
+  });
+  const idClaims = tokens.claims();
+  if (!idClaims) throw new Error('The provider sent no ID token');
+  let claims: Record<string, unknown> = { ...idClaims };
+  if (configuration.serverMetadata().userinfo_endpoint && tokens.access_token) {
+    const userInfo = await client.fetchUserInfo(configuration, tokens.access_token, idClaims.sub);
+    claims = { ...userInfo, ...idClaims };
+  }
+  const identity = identityFromClaims(claims);
+  if (identity === undefined) throw new Error('The ID token has no usable subject');
+  const principal: Principal = { identity, role: roleFromGroups(groupsFromClaims(claims, roles.claim), roles) };
+  const name = typeof claims.name === 'string' && claims.name.trim() !== '' ? claims.name.trim() : undefined;
+  if (name !== undefined) principal.name = name;
+  if (typeof claims.email === 'string' && claims.email !== '') principal.email = claims.email;
+  return { principal, ...(tokens.id_token === undefined ? {} : { idToken: tokens.id_token }) };
+}
+
+/** The provider's end_session_endpoint with the hint and the way back, or undefined when it has none. */
+export async function endSessionUrl(settings: OidcSettings, idToken: string | undefined): Promise<URL | undefined> {
+  const configuration = await oidcConfiguration(settings);
+  if (!configuration.serverMetadata().end_session_endpoint) return undefined;
+  return client.buildEndSessionUrl(configuration, {
+    post_logout_redirect_uri: new URL(SIGNED_OUT_PATH, settings.publicUrl).href,
+    ...(idToken === undefined ? {} : { id_token_hint: idToken }),
+  });
+}

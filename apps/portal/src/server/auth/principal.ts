@@ -1,0 +1,70 @@
+import 'server-only';
+import { parseCookie } from 'cookie';
+import type { Principal } from '@/lib/auth/permissions';
+import type { AuthConfig } from './auth-config';
+import { roleFromGroups } from './role-mapping';
+import { readSession, sessionCookieName } from './sessions';
+
+/** What a request carries that may identify its user: cookies and headers, however they are read. */
+export interface RequestCredentials {
+  cookie(name: string): string | undefined;
+  header(name: string): string | null;
+}
+
+export const DEVELOPER: Principal = { identity: 'developer', name: 'developer', role: 'admin' };
+export const ANONYMOUS: Principal = { identity: 'anonymous', name: 'anonymous (no sign-in)', role: 'admin' };
+
+const HEADER_VALUE = /^[\x20-\x7e]{1,256}$/;
+
+function forwardedValue(credentials: RequestCredentials, name: string): string | undefined {
+  const value = credentials.header(name)?.trim();
+  return value && HEADER_VALUE.test(value) ? value : undefined;
+}
+
+/**
+ * Proxy mode: the authenticating proxy in front (oauth2-proxy and the like) forwards who signed
+ * in. Trusted only with PORTAL_AUTH=proxy; every other mode never reads these headers.
+ */
+function forwardedPrincipal(config: Extract<AuthConfig, { mode: 'proxy' }>, credentials: RequestCredentials) {
+  const email = forwardedValue(credentials, 'x-forwarded-email');
+  const user = forwardedValue(credentials, 'x-forwarded-user');
+  const identity = email ?? user;
+  if (identity === undefined) return undefined;
+  const groups = (credentials.header('x-forwarded-groups') ?? '')
+    .split(',')
+    .map((group) => group.trim())
+    .filter((group) => group !== '');
+  const principal: Principal = { identity, role: roleFromGroups(groups, config.roles) };
+  if (user !== undefined) principal.name = user;
+  if (email !== undefined) principal.email = email;
+  return principal;
+}
+
+/** The signed-in user of a request, or undefined when there is none (the guard then refuses). */
+export async function resolvePrincipal(
+  config: AuthConfig,
+  credentials: RequestCredentials,
+): Promise<Principal | undefined> {
+  switch (config.mode) {
+    case 'development':
+      return DEVELOPER;
+    case 'none':
+      return ANONYMOUS;
+    case 'proxy':
+      return forwardedPrincipal(config, credentials);
+    case 'oidc':
+      return (await readSession(config.session, credentials.cookie(sessionCookieName(config.session))))?.principal;
+  }
+}
+
+/** Reads a plain Request's Cookie header (route handlers; tests call them with plain Requests). */
+export function requestCredentials(request: Request): RequestCredentials {
+  let cookies: Record<string, string | undefined> | undefined;
+  return {
+    header: (name) => request.headers.get(name),
+    cookie(name) {
+      cookies ??= parseCookie(request.headers.get('cookie') ?? '');
+      return cookies[name];
+    },
+  };
+}
