@@ -6,6 +6,8 @@ import { randomInt, randomUUID } from 'node:crypto';
 import type { SimulatedCrossplane } from './crossplane.js';
 import { EVENT_FIELD_SELECTORS } from './events.js';
 import { isForbidden, type Faults } from './faults.js';
+import { openApiDocument, openApiRoot } from './openapi.js';
+import { applyPatch, parsePatch, patchMediaType } from './patches.js';
 import {
   apiVersionOf,
   coreResourceList,
@@ -18,34 +20,44 @@ import {
   VERSION_INFO,
   type ResourceDef,
 } from './resources.js';
-import { fieldValue, matches, parseFieldSelector, parseLabelSelector } from './selectors.js';
+import { fieldValue, matches, parseFieldSelector, parseLabelSelector, type Selector } from './selectors.js';
 import {
   alreadyExists,
   badRequest,
+  conflict,
   forbidden,
   invalid,
   methodNotAllowed,
   notFound,
   pathNotFound,
+  STALE_OBJECT,
   StatusError,
   unsupportedMediaType,
 } from './status.js';
 import type { ObjectStore } from './store.js';
+import { includeObjectOf, requestedTable, tableContentType, toTable } from './tables.js';
 import { kubeTime, type KubeObject, type Verb } from './types.js';
-import { isRecord, validateNewObject, validateObjectName } from './validation.js';
+import { isRecord, unknownFields, validateNewObject, validateObjectName } from './validation.js';
+import type { WatchPlan } from './watch.js';
 
 export interface ApiRequest {
   method: string;
   segments: string[];
   query: URLSearchParams;
   contentType: string;
+  accept: string;
   readBody: () => Promise<Buffer>;
   serverAddress: string;
 }
 
 export interface ApiResponse {
   status: number;
-  body: unknown;
+  body?: unknown;
+  contentType?: string;
+  /** Warning headers (RFC 7234 code 299), as the API server sends for fieldValidation=Warn. */
+  warnings?: string[];
+  /** A watch to stream instead of a body. */
+  watch?: WatchPlan;
   /** What RBAC would have checked, for the request log. */
   verb?: Verb;
   resource?: string;
@@ -56,6 +68,19 @@ const GENERATED_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
 const GENERATED_SUFFIX_LENGTH = 5;
 const MAX_GENERATED_PREFIX = 63 - GENERATED_SUFFIX_LENGTH;
 const CUSTOM_RESOURCE_FIELD_SELECTORS = ['metadata.name', 'metadata.namespace'] as const;
+// kube-apiserver ends a watch without timeoutSeconds after a random 30 to 60 minutes.
+const MIN_WATCH_TIMEOUT_SECONDS = 1800;
+// Fields the server owns: a create or update cannot set them, whatever the body says.
+const SERVER_OWNED_METADATA = [
+  'namespace',
+  'resourceVersion',
+  'deletionTimestamp',
+  'deletionGracePeriodSeconds',
+  'managedFields',
+  'selfLink',
+];
+
+type FieldValidation = 'Ignore' | 'Warn' | 'Strict';
 
 function generateName(prefix: string): string {
   let suffix = '';
@@ -64,8 +89,9 @@ function generateName(prefix: string): string {
   return `${prefix.slice(0, MAX_GENERATED_PREFIX)}${suffix}`;
 }
 
-function dryRunRequested(query: URLSearchParams, kind: 'CreateOptions' | 'DeleteOptions' | 'PatchOptions'): boolean {
-  const values = query.getAll('dryRun');
+type OptionsKind = 'CreateOptions' | 'DeleteOptions' | 'PatchOptions' | 'UpdateOptions';
+
+function checkDryRun(values: unknown[], kind: OptionsKind): boolean {
   if (values.length === 0) return false;
   const unsupported = values.filter((v) => v !== 'All');
   if (unsupported.length > 0) {
@@ -83,28 +109,61 @@ function dryRunRequested(query: URLSearchParams, kind: 'CreateOptions' | 'Delete
   return true;
 }
 
-function listOf(
+function dryRunRequested(query: URLSearchParams, kind: OptionsKind): boolean {
+  return checkDryRun(query.getAll('dryRun'), kind);
+}
+
+function fieldValidationOf(query: URLSearchParams): FieldValidation {
+  const value = query.get('fieldValidation');
+  // Since Kubernetes 1.27 the server warns about unknown fields unless told otherwise.
+  if (value === null || value === '') return 'Warn';
+  if (value === 'Ignore' || value === 'Warn' || value === 'Strict') return value;
+  throw badRequest(`fieldValidation: Unsupported value: "${value}": supported values: "Ignore", "Strict", "Warn"`);
+}
+
+function listPage(
   def: ResourceDef,
   items: KubeObject[],
   resourceVersion: string,
   query: URLSearchParams,
-): Record<string, unknown> {
+): { metadata: Record<string, unknown>; page: KubeObject[] } {
   const limit = Number(query.get('limit') ?? 0);
   const start =
     Number(query.get('continue') ? Buffer.from(query.get('continue') ?? '', 'base64url').toString() : 0) || 0;
   const page = limit > 0 ? items.slice(start, start + limit) : items.slice(start);
   const remaining = items.length - start - page.length;
   return {
-    apiVersion: apiVersionOf(def),
-    kind: `${def.kind}List`,
     metadata: {
       resourceVersion,
       ...(remaining > 0
         ? { continue: Buffer.from(String(start + page.length)).toString('base64url'), remainingItemCount: remaining }
         : {}),
     },
-    items: page,
+    page,
   };
+}
+
+function dedupe<T>(items: T[]): T[] {
+  const seen = new Set<string>();
+  return items.filter((item) => {
+    const key = JSON.stringify(item);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+function timeoutSecondsOf(query: URLSearchParams): number {
+  const raw = query.get('timeoutSeconds');
+  if (raw === null || raw === '') return MIN_WATCH_TIMEOUT_SECONDS * (1 + Math.random());
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) throw badRequest(`timeoutSeconds: Invalid value: "${raw}"`);
+  return value;
+}
+
+function isWatch(query: URLSearchParams): boolean {
+  const watch = query.get('watch');
+  return watch === 'true' || watch === '1';
 }
 
 export class KubeApi {
@@ -121,13 +180,25 @@ export class KubeApi {
     if (segments.length === 0 && method === 'GET') {
       return {
         status: 200,
-        body: { paths: ['/api', '/api/v1', '/apis', '/healthz', '/livez', '/readyz', '/version'] },
+        body: {
+          paths: ['/api', '/api/v1', '/apis', '/healthz', '/livez', '/openapi/v3', '/readyz', '/version'],
+        },
       };
     }
     if (root === 'version' && rest.length === 0 && method === 'GET') return { status: 200, body: VERSION_INFO };
+    if (root === 'openapi' && method === 'GET') return this.openApi(rest);
     if (root === 'api') return this.core(request, rest);
     if (root === 'apis') return this.groups(request, rest);
     throw pathNotFound();
+  }
+
+  private openApi(segments: string[]): ApiResponse {
+    const [version, ...path] = segments;
+    if (version !== 'v3') throw pathNotFound();
+    if (path.length === 0) return { status: 200, body: openApiRoot() };
+    const document = openApiDocument(path.join('/'));
+    if (!document) throw pathNotFound();
+    return { status: 200, body: document };
   }
 
   private authorize(verb: Verb, def: ResourceDef, name?: string, namespace?: string): void {
@@ -151,19 +222,9 @@ export class KubeApi {
 
   private listEvents(request: ApiRequest, namespace: string | undefined): ApiResponse {
     if (request.method !== 'GET') throw methodNotAllowed();
-    this.authorize('list', EVENTS, undefined, namespace);
     const fields = parseFieldSelector(request.query.get('fieldSelector'), EVENT_FIELD_SELECTORS);
     const labels = parseLabelSelector(request.query.get('labelSelector'));
-    const items = this.store
-      .list(EVENTS, namespace)
-      .filter((e) => matches(fields, (key) => fieldValue(e, key)))
-      .filter((e) => matches(labels, (key) => e.metadata.labels?.[key]));
-    return {
-      status: 200,
-      body: listOf(EVENTS, items, this.store.currentRevision(), request.query),
-      verb: 'list',
-      resource: 'events',
-    };
+    return this.listOrWatch(EVENTS, request, fields, labels, namespace);
   }
 
   private getEvent(request: ApiRequest, namespace: string, name: string): ApiResponse {
@@ -171,12 +232,12 @@ export class KubeApi {
     this.authorize('get', EVENTS, name, namespace);
     const event = this.store.get(EVENTS, name, namespace);
     if (!event) throw notFound(EVENTS, name);
-    return { status: 200, body: event, verb: 'get', resource: 'events' };
+    return this.answerObject(EVENTS, request, 200, event, 'get');
   }
 
   private async groups(request: ApiRequest, segments: string[]): Promise<ApiResponse> {
     const get = request.method === 'GET';
-    const [group = '', version = '', plural = '', name, ...extra] = segments;
+    const [group = '', version = '', plural = '', name, subresource, ...extra] = segments;
     if (segments.length === 0 && get) return { status: 200, body: groupList() };
     if (segments.length === 1 && get) {
       const doc = groupDocument(group);
@@ -187,48 +248,124 @@ export class KubeApi {
       if (doc) return { status: 200, body: doc };
     }
     const def = segments.length >= 3 ? findCustomResource(group, version, plural) : undefined;
-    if (!def || extra.length > 1) throw pathNotFound();
-    if (extra.length === 1) {
-      // The status subresource exists on a real cluster, but only the provider writes it.
-      throw methodNotAllowed();
-    }
+    if (!def || extra.length > 0 || (subresource !== undefined && subresource !== 'status')) throw pathNotFound();
     if (name === undefined) {
       if (request.method === 'GET') return this.list(def, request);
       if (request.method === 'POST') return this.create(def, request);
       throw methodNotAllowed();
     }
-    if (request.method === 'GET') return this.get(def, name);
+    if (subresource === 'status') {
+      if (request.method === 'GET') return this.get(def, name, request);
+      if (request.method === 'PUT') return this.update(def, name, request, true);
+      if (request.method === 'PATCH') return this.patch(def, name, request, true);
+      throw methodNotAllowed();
+    }
+    if (request.method === 'GET') return this.get(def, name, request);
+    if (request.method === 'PUT') return this.update(def, name, request, false);
+    if (request.method === 'PATCH') return this.patch(def, name, request, false);
     if (request.method === 'DELETE') return this.delete(def, name, request);
-    if (request.method === 'PATCH') return this.patch(def, name, request);
     throw methodNotAllowed();
   }
 
   private list(def: ResourceDef, request: ApiRequest): ApiResponse {
-    const watch = request.query.get('watch');
-    if (watch === 'true' || watch === '1') throw methodNotAllowed();
-    this.authorize('list', def);
     const fields = parseFieldSelector(request.query.get('fieldSelector'), CUSTOM_RESOURCE_FIELD_SELECTORS);
     const labels = parseLabelSelector(request.query.get('labelSelector'));
-    const items = this.store
-      .list(def)
-      .filter((o) => matches(fields, (key) => fieldValue(o, key)))
-      .filter((o) => matches(labels, (key) => o.metadata.labels?.[key]));
+    return this.listOrWatch(def, request, fields, labels, undefined);
+  }
+
+  private listOrWatch(
+    def: ResourceDef,
+    request: ApiRequest,
+    fields: Selector,
+    labels: Selector,
+    namespace: string | undefined,
+  ): ApiResponse {
+    const selects = (o: KubeObject): boolean =>
+      matches(fields, (key) => fieldValue(o, key)) && matches(labels, (key) => o.metadata.labels?.[key]);
+    const table = requestedTable(request.accept);
+    const include = includeObjectOf(request.query);
+    if (isWatch(request.query)) {
+      this.authorize('watch', def, undefined, namespace);
+      const resourceVersion = request.query.get('resourceVersion') ?? '';
+      if (resourceVersion !== '' && !/^\d+$/.test(resourceVersion)) {
+        throw badRequest(`resourceVersion: Invalid value: "${resourceVersion}": must be a non-negative integer`);
+      }
+      return {
+        status: 200,
+        watch: {
+          def,
+          ...(namespace === undefined ? {} : { namespace }),
+          selects,
+          resourceVersion,
+          sendInitialEvents: request.query.get('sendInitialEvents') === 'true',
+          allowBookmarks: request.query.get('allowWatchBookmarks') === 'true',
+          timeoutSeconds: timeoutSecondsOf(request.query),
+          encode: (object, first) =>
+            table
+              ? toTable(def, [object], {
+                  version: table,
+                  include,
+                  listMetadata: { resourceVersion: object.metadata.resourceVersion },
+                  withColumns: first,
+                })
+              : object,
+          contentType: table ? tableContentType(table) : 'application/json',
+        },
+        verb: 'watch',
+        resource: def.plural,
+      };
+    }
+    this.authorize('list', def, undefined, namespace);
+    const items = this.store.list(def, namespace).filter(selects);
+    const { metadata, page } = listPage(def, items, this.store.currentRevision(), request.query);
     return {
       status: 200,
-      body: listOf(def, items, this.store.currentRevision(), request.query),
+      ...(table
+        ? {
+            body: toTable(def, page, { version: table, include, listMetadata: metadata }),
+            contentType: tableContentType(table),
+          }
+        : { body: { apiVersion: apiVersionOf(def), kind: `${def.kind}List`, metadata, items: page } }),
       verb: 'list',
       resource: def.plural,
     };
   }
 
-  private get(def: ResourceDef, name: string): ApiResponse {
+  /** An object, or a one-row Table when the client asked for server-side printing. */
+  private answerObject(
+    def: ResourceDef,
+    request: ApiRequest,
+    status: number,
+    object: KubeObject,
+    verb: Verb,
+    warnings?: string[],
+  ): ApiResponse {
+    const table = requestedTable(request.accept);
+    const body = table
+      ? toTable(def, [object], {
+          version: table,
+          include: includeObjectOf(request.query),
+          listMetadata: { resourceVersion: object.metadata.resourceVersion },
+        })
+      : object;
+    return {
+      status,
+      body,
+      ...(table ? { contentType: tableContentType(table) } : {}),
+      ...(warnings && warnings.length > 0 ? { warnings } : {}),
+      verb,
+      resource: def.plural,
+    };
+  }
+
+  private get(def: ResourceDef, name: string, request: ApiRequest): ApiResponse {
     this.authorize('get', def, name);
     const object = this.store.get(def, name);
     if (!object) throw notFound(def, name);
-    return { status: 200, body: object, verb: 'get', resource: def.plural };
+    return this.answerObject(def, request, 200, object, 'get');
   }
 
-  private async parseNewObject(def: ResourceDef, request: ApiRequest): Promise<KubeObject> {
+  private async parseObject(def: ResourceDef, request: ApiRequest): Promise<KubeObject> {
     const mediaType = request.contentType.split(';')[0]?.trim().toLowerCase() ?? '';
     if (mediaType !== 'application/json') throw unsupportedMediaType();
     const raw = (await request.readBody()).toString('utf8');
@@ -264,10 +401,26 @@ export class KubeApi {
     return { ...parsed, apiVersion, kind: parsed['kind'], metadata };
   }
 
+  /** Unknown fields: refused under Strict, reported as warnings under Warn, as the API server does. */
+  private checkFields(def: ResourceDef, object: KubeObject, request: ApiRequest): string[] {
+    const unknown = unknownFields(def, object);
+    if (unknown.length === 0) return [];
+    const mode = fieldValidationOf(request.query);
+    const messages = unknown.map((path) => `unknown field "${path}"`);
+    if (mode === 'Strict') {
+      const detail = messages.length === 1 ? messages[0] : `[${messages.join(', ')}]`;
+      throw badRequest(
+        `${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}: strict decoding error: ${detail}`,
+      );
+    }
+    return mode === 'Warn' ? messages : [];
+  }
+
   private async create(def: ResourceDef, request: ApiRequest): Promise<ApiResponse> {
     this.authorize('create', def);
     const dryRun = dryRunRequested(request.query, 'CreateOptions');
-    const object = await this.parseNewObject(def, request);
+    const object = await this.parseObject(def, request);
+    const warnings = this.checkFields(def, object, request);
     const metadata = object.metadata;
     const requestedName = typeof metadata.name === 'string' ? metadata.name : '';
     const prefix = typeof metadata.generateName === 'string' ? metadata.generateName : '';
@@ -295,62 +448,79 @@ export class KubeApi {
     }
     if (this.faults().conflictOnCreate || this.store.get(def, name)) throw alreadyExists(def, name);
 
-    // Fields only the server sets; status is a subresource, so a create cannot set it.
+    // Status is a subresource, so a create cannot set it.
     const { status: _ignoredStatus, ...withoutStatus } = object;
     const stored: KubeObject = {
       ...withoutStatus,
       metadata: {
-        ...Object.fromEntries(
-          Object.entries(metadata).filter(
-            ([k]) =>
-              ![
-                'namespace',
-                'resourceVersion',
-                'deletionTimestamp',
-                'deletionGracePeriodSeconds',
-                'managedFields',
-                'selfLink',
-              ].includes(k),
-          ),
-        ),
+        ...Object.fromEntries(Object.entries(metadata).filter(([k]) => !SERVER_OWNED_METADATA.includes(k))),
         name,
         uid: randomUUID(),
         generation: 1,
         creationTimestamp: kubeTime(),
       },
     };
-    if (dryRun) return { status: 201, body: stored, verb: 'create', resource: def.plural };
+    if (dryRun) return this.answerObject(def, request, 201, stored, 'create', warnings);
     const saved = this.store.put(def, stored);
     this.crossplane.created(def, name);
-    return { status: 201, body: saved, verb: 'create', resource: def.plural };
+    return this.answerObject(def, request, 201, saved, 'create', warnings);
   }
 
-  private async patch(def: ResourceDef, name: string, request: ApiRequest): Promise<ApiResponse> {
-    this.authorize('patch', def, name);
-    const mediaType = request.contentType.split(';')[0]?.trim().toLowerCase() ?? '';
-    // Custom resources accept no strategic merge patch; the stand-in implements merge patch only.
-    if (mediaType !== 'application/merge-patch+json') throw unsupportedMediaType();
-    const dryRun = dryRunRequested(request.query, 'PatchOptions');
-    let patch: unknown;
-    try {
-      patch = JSON.parse((await request.readBody()).toString('utf8'));
-    } catch (error) {
-      throw badRequest(`error decoding patch: ${error instanceof Error ? error.message : 'invalid JSON'}`);
-    }
-    if (!isRecord(patch)) throw badRequest('json: cannot unmarshal into Go value of type map[string]interface {}');
-    const current = this.store.get(def, name);
-    if (!current) throw notFound(def, name);
-    const requestedVersion = isRecord(patch['metadata']) ? patch['metadata']['resourceVersion'] : undefined;
-    if (requestedVersion !== undefined && requestedVersion !== current.metadata.resourceVersion) {
-      throw new StatusError(
-        409,
-        'Conflict',
-        `Operation cannot be fulfilled on ${def.plural}.${def.group} "${name}": the object has been modified; please apply your changes to the latest version and try again`,
-        { name, group: def.group, kind: def.plural },
+  /** PUT: the whole object, accepted only at the resourceVersion it was read at. */
+  private async update(def: ResourceDef, name: string, request: ApiRequest, statusOnly: boolean): Promise<ApiResponse> {
+    this.authorize('update', def, name);
+    const dryRun = dryRunRequested(request.query, 'UpdateOptions');
+    const object = await this.parseObject(def, request);
+    if (object.metadata.name !== undefined && object.metadata.name !== name) {
+      throw badRequest(
+        `the name of the object (${String(object.metadata.name)}) does not match the name on the URL (${name})`,
       );
     }
-    const merged = mergePatch(current, patch) as KubeObject;
-    if (!isRecord(merged['metadata'])) merged.metadata = {};
+    const current = this.store.get(def, name);
+    if (!current) throw notFound(def, name);
+    const requestedVersion = object.metadata.resourceVersion;
+    if (requestedVersion === undefined || requestedVersion === '') {
+      // Custom resources allow no unconditional update.
+      throw invalid(def, name, [
+        {
+          type: 'FieldValueInvalid',
+          field: 'metadata.resourceVersion',
+          value: '0x0',
+          detail: 'must be specified for an update',
+        },
+      ]);
+    }
+    if (requestedVersion !== current.metadata.resourceVersion) throw conflict(def, name, STALE_OBJECT);
+    const warnings = this.checkFields(def, object, request);
+    const candidate: KubeObject = statusOnly
+      ? { ...current, ...(object.status === undefined ? {} : { status: object.status }) }
+      : {
+          ...object,
+          metadata: {
+            ...Object.fromEntries(Object.entries(object.metadata).filter(([k]) => !SERVER_OWNED_METADATA.includes(k))),
+            name,
+          },
+        };
+    if (!statusOnly && object.status === undefined) delete candidate.status;
+    return this.commit(def, current, candidate, { request, dryRun, statusOnly, verb: 'update', warnings });
+  }
+
+  private async patch(def: ResourceDef, name: string, request: ApiRequest, statusOnly: boolean): Promise<ApiResponse> {
+    this.authorize('patch', def, name);
+    const mediaType = patchMediaType(request.contentType);
+    const dryRun = dryRunRequested(request.query, 'PatchOptions');
+    const patch = parsePatch(mediaType, await request.readBody());
+    const current = this.store.get(def, name);
+    if (!current) throw notFound(def, name);
+    const patched = applyPatch(mediaType, current, patch);
+    if (!isRecord(patched)) throw badRequest('the patch does not leave an object');
+    const merged = patched as KubeObject;
+    if (!isRecord(merged.metadata)) merged.metadata = {};
+    // A resourceVersion the patch sets (or a JSON patch leaves) must be the current one: optimistic locking.
+    const requestedVersion = merged.metadata.resourceVersion;
+    if (requestedVersion !== undefined && requestedVersion !== current.metadata.resourceVersion) {
+      throw conflict(def, name, STALE_OBJECT);
+    }
     if (merged.metadata.name !== name) {
       throw invalid(def, name, [
         {
@@ -361,41 +531,84 @@ export class KubeApi {
         },
       ]);
     }
-    // Server-owned fields and the status subresource are not changed through the main resource.
-    const patched: KubeObject = {
-      ...merged,
+    const warnings = this.checkFields(def, merged, request);
+    const candidate: KubeObject = statusOnly
+      ? { ...current, ...(merged.status === undefined ? {} : { status: merged.status }) }
+      : merged;
+    return this.commit(def, current, candidate, { request, dryRun, statusOnly, verb: 'patch', warnings });
+  }
+
+  /**
+   * The shared end of update and patch: server-owned fields kept, the status subresource written only
+   * through /status, validation, generation bumped on a spec change, and the provider told.
+   */
+  private commit(
+    def: ResourceDef,
+    current: KubeObject,
+    candidate: KubeObject,
+    options: { request: ApiRequest; dryRun: boolean; statusOnly: boolean; verb: Verb; warnings: string[] },
+  ): ApiResponse {
+    const name = current.metadata.name ?? '';
+    const next: KubeObject = {
+      ...candidate,
       apiVersion: current.apiVersion,
       kind: current.kind,
       metadata: {
-        ...merged.metadata,
+        ...candidate.metadata,
+        name,
         uid: current.metadata.uid,
         creationTimestamp: current.metadata.creationTimestamp,
         generation: current.metadata.generation,
+        resourceVersion: current.metadata.resourceVersion,
         ...(current.metadata.deletionTimestamp ? { deletionTimestamp: current.metadata.deletionTimestamp } : {}),
       },
-      ...(current.status ? { status: current.status } : {}),
     };
-    if (!current.status) delete patched.status;
-    const errors = validateNewObject(def, patched);
-    if (errors.length > 0) throw invalid(def, name, dedupe(errors));
-    const specChanged = JSON.stringify(current.spec) !== JSON.stringify(patched.spec);
-    if (specChanged) patched.metadata.generation = (current.metadata.generation ?? 1) + 1;
-    if (dryRun) return { status: 200, body: patched, verb: 'patch', resource: def.plural };
-    if (patched.metadata.deletionTimestamp && (patched.metadata.finalizers ?? []).length === 0) {
-      this.store.remove(def, name);
-      return { status: 200, body: patched, verb: 'patch', resource: def.plural };
+    if (!options.statusOnly) {
+      if (current.status) next.status = current.status;
+      else delete next.status;
     }
-    const saved = this.store.put(def, patched);
+    const errors = validateNewObject(def, next);
+    if (errors.length > 0) throw invalid(def, name, dedupe(errors));
+    const specChanged = JSON.stringify(current.spec) !== JSON.stringify(next.spec);
+    if (specChanged) next.metadata.generation = (current.metadata.generation ?? 1) + 1;
+    const answer = (object: KubeObject): ApiResponse =>
+      this.answerObject(def, options.request, 200, object, options.verb, options.warnings);
+    if (options.dryRun) return answer(next);
+    if (next.metadata.deletionTimestamp && (next.metadata.finalizers ?? []).length === 0) {
+      this.store.remove(def, name);
+      return answer(next);
+    }
+    const saved = this.store.put(def, next);
     if (specChanged) this.crossplane.created(def, name);
-    return { status: 200, body: saved, verb: 'patch', resource: def.plural };
+    return answer(saved);
   }
 
   private async delete(def: ResourceDef, name: string, request: ApiRequest): Promise<ApiResponse> {
     this.authorize('delete', def, name);
-    const dryRun = dryRunRequested(request.query, 'DeleteOptions');
-    await request.readBody(); // DeleteOptions may come as a body; the stand-in honours only the query.
+    // kubectl and client-go send DeleteOptions as the body; the query form is honoured too.
+    const options = await this.deleteOptions(request);
+    const dryRun =
+      dryRunRequested(request.query, 'DeleteOptions') ||
+      checkDryRun(Array.isArray(options['dryRun']) ? options['dryRun'] : [], 'DeleteOptions');
     const object = this.store.get(def, name);
     if (!object) throw notFound(def, name);
+    const preconditions = isRecord(options['preconditions']) ? options['preconditions'] : {};
+    const uid = preconditions['uid'];
+    if (typeof uid === 'string' && uid !== object.metadata.uid) {
+      throw conflict(
+        def,
+        name,
+        `Precondition failed: UID in precondition: ${uid}, UID in object meta: ${object.metadata.uid ?? ''}`,
+      );
+    }
+    const version = preconditions['resourceVersion'];
+    if (typeof version === 'string' && version !== object.metadata.resourceVersion) {
+      throw conflict(
+        def,
+        name,
+        `Precondition failed: ResourceVersion in precondition: ${version}, ResourceVersion in object meta: ${object.metadata.resourceVersion ?? ''}`,
+      );
+    }
     const finalizers = object.metadata.finalizers ?? [];
     if (finalizers.length === 0) {
       if (!dryRun) this.store.remove(def, name);
@@ -421,25 +634,17 @@ export class KubeApi {
     this.crossplane.deletionRequested(def, name);
     return { status: 200, body: saved, verb: 'delete', resource: def.plural };
   }
-}
 
-/** RFC 7386 JSON merge patch: objects merge, null removes, anything else replaces. */
-function mergePatch(target: unknown, patch: unknown): unknown {
-  if (!isRecord(patch)) return patch;
-  const result: Record<string, unknown> = isRecord(target) ? { ...target } : {};
-  for (const [key, value] of Object.entries(patch)) {
-    if (value === null) delete result[key];
-    else result[key] = mergePatch(result[key], value);
+  private async deleteOptions(request: ApiRequest): Promise<Record<string, unknown>> {
+    const raw = (await request.readBody()).toString('utf8').trim();
+    if (raw === '') return {};
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(raw);
+    } catch (error) {
+      throw badRequest(`error decoding DeleteOptions: ${error instanceof Error ? error.message : 'invalid JSON'}`);
+    }
+    if (!isRecord(parsed)) throw badRequest('json: cannot unmarshal into Go value of type v1.DeleteOptions');
+    return parsed;
   }
-  return result;
-}
-
-function dedupe<T>(items: T[]): T[] {
-  const seen = new Set<string>();
-  return items.filter((item) => {
-    const key = JSON.stringify(item);
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
 }

@@ -20,7 +20,7 @@ export interface ResourceDef {
 }
 
 /** The verbs the stand-in really serves for a managed resource; discovery advertises exactly these. */
-const MANAGED_VERBS = ['create', 'delete', 'get', 'list', 'patch'];
+const MANAGED_VERBS = ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'];
 
 export const ACCOUNTS: ResourceDef = {
   group: 'storage.azure.upbound.io',
@@ -76,7 +76,7 @@ export const EVENTS: ResourceDef = {
   kind: 'Event',
   namespaced: true,
   // Only the portal's reads are served; the stand-in records events itself.
-  verbs: ['get', 'list'],
+  verbs: ['get', 'list', 'watch'],
   shortNames: ['ev'],
   requiredParameters: [],
   parameterTypes: {},
@@ -143,6 +143,17 @@ export function groupDocument(group: string): Record<string, unknown> | undefine
   return defs ? { kind: 'APIGroup', apiVersion: 'v1', ...apiGroup(group, defs) } : undefined;
 }
 
+/** The status subresource of a custom resource: read, replaced or patched apart from the main resource. */
+function statusSubresource(def: ResourceDef): Record<string, unknown> {
+  return {
+    name: `${def.plural}/status`,
+    singularName: '',
+    namespaced: def.namespaced,
+    kind: def.kind,
+    verbs: ['get', 'patch', 'update'],
+  };
+}
+
 export function groupVersionResourceList(group: string, version: string): Record<string, unknown> | undefined {
   const defs = CUSTOM_RESOURCES.filter((d) => d.group === group && d.version === version);
   if (defs.length === 0) return undefined;
@@ -150,7 +161,7 @@ export function groupVersionResourceList(group: string, version: string): Record
     kind: 'APIResourceList',
     apiVersion: 'v1',
     groupVersion: `${group}/${version}`,
-    resources: defs.map(apiResource),
+    resources: defs.flatMap((def) => [apiResource(def), statusSubresource(def)]),
   };
 }
 

@@ -18,6 +18,7 @@ import { entityTooLarge, StatusError, unauthorized } from './status.js';
 import { ObjectStore } from './store.js';
 import { kubeTime, type KubeObject, type Verb } from './types.js';
 import { isRecord } from './validation.js';
+import { serveWatch } from './watch.js';
 
 export interface SeedResourceGroup {
   name: string;
@@ -138,13 +139,19 @@ async function readBody(req: IncomingMessage): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-function send(res: ServerResponse, status: number, body: unknown): void {
+function send(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  extra: { contentType?: string; warnings?: string[] } = {},
+): void {
   const text = typeof body === 'string' ? body : JSON.stringify(body);
   res.writeHead(status, {
-    'Content-Type': typeof body === 'string' ? 'text/plain; charset=utf-8' : 'application/json',
+    'Content-Type': extra.contentType ?? (typeof body === 'string' ? 'text/plain; charset=utf-8' : 'application/json'),
     'Content-Length': Buffer.byteLength(text),
     'Audit-Id': randomUUID(),
     'Cache-Control': 'no-cache, private',
+    ...(extra.warnings ? { Warning: extra.warnings.map((w) => `299 - ${JSON.stringify(w)}`) } : {}),
   });
   res.end(text);
 }
@@ -262,11 +269,16 @@ export async function startStandIn(options: StandInOptions = {}): Promise<StandI
         segments: url.pathname.split('/').filter(Boolean).map(decodeURIComponent),
         query: url.searchParams,
         contentType: req.headers['content-type'] ?? '',
+        accept: req.headers.accept ?? '',
         readBody: () => readBody(req),
         serverAddress: req.headers.host ?? `${host}:${port}`,
       });
       record(answer.status, answer.verb, answer.resource);
-      send(res, answer.status, answer.body);
+      if (answer.watch) return serveWatch(store, answer.watch, res, { 'Audit-Id': randomUUID() });
+      send(res, answer.status, answer.body, {
+        ...(answer.contentType ? { contentType: answer.contentType } : {}),
+        ...(answer.warnings ? { warnings: answer.warnings } : {}),
+      });
     } catch (error) {
       if (!(error instanceof StatusError)) log(`stand-in bug on ${method} ${url.pathname}: ${String(error)}`);
       const status =

@@ -143,11 +143,43 @@ export function methodNotAllowed(): StatusError {
   );
 }
 
-export function unsupportedMediaType(): StatusError {
+export function unsupportedMediaType(
+  accepted: readonly string[] = ['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf'],
+): StatusError {
   return new StatusError(
     415,
     'UnsupportedMediaType',
-    'the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf',
+    `the body of the request was in an unknown format - accepted media types include: ${accepted.join(', ')}`,
+    {},
+  );
+}
+
+export function conflict(def: ResourceDef, name: string, reason: string): StatusError {
+  return new StatusError(
+    409,
+    'Conflict',
+    `Operation cannot be fulfilled on ${qualifiedResource(def)} "${name}": ${reason}`,
+    {
+      name,
+      group: def.group,
+      kind: def.plural,
+    },
+  );
+}
+
+export const STALE_OBJECT =
+  'the object has been modified; please apply your changes to the latest version and try again';
+
+/** A watch from a resourceVersion older than the history kept: the client must list again. */
+export function expired(requested: number, oldest: number): StatusError {
+  return new StatusError(410, 'Expired', `too old resource version: ${requested} (${oldest})`, {});
+}
+
+export function notAcceptable(): StatusError {
+  return new StatusError(
+    406,
+    'NotAcceptable',
+    'the server was unable to respond with a content type that the client supports',
     {},
   );
 }

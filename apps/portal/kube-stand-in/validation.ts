@@ -201,3 +201,49 @@ export function validateNewObject(def: ResourceDef, object: KubeObject): FieldEr
   errors.push(...validateSpec(def, object.spec));
   return errors;
 }
+
+const OBJECT_FIELDS = new Set(['apiVersion', 'kind', 'metadata', 'spec', 'status']);
+const METADATA_FIELDS = new Set([
+  'name',
+  'generateName',
+  'namespace',
+  'selfLink',
+  'uid',
+  'resourceVersion',
+  'generation',
+  'creationTimestamp',
+  'deletionTimestamp',
+  'deletionGracePeriodSeconds',
+  'labels',
+  'annotations',
+  'ownerReferences',
+  'finalizers',
+  'managedFields',
+]);
+// Every Crossplane managed resource's spec; forProvider's parameters are too many to list here.
+const MANAGED_SPEC_FIELDS = new Set([
+  'forProvider',
+  'initProvider',
+  'deletionPolicy',
+  'managementPolicies',
+  'providerConfigRef',
+  'publishConnectionDetailsTo',
+  'writeConnectionSecretToRef',
+]);
+
+function unknownKeys(value: unknown, known: Set<string>, prefix: string): string[] {
+  if (!isRecord(value)) return [];
+  return Object.keys(value)
+    .filter((key) => !known.has(key))
+    .map((key) => `${prefix}${key}`);
+}
+
+/** Fields the custom resource's structural schema would prune, as paths for fieldValidation messages. */
+export function unknownFields(def: ResourceDef, object: KubeObject): string[] {
+  if (!def.group) return [];
+  return [
+    ...unknownKeys(object, OBJECT_FIELDS, ''),
+    ...unknownKeys(object.metadata, METADATA_FIELDS, 'metadata.'),
+    ...unknownKeys(object.spec, MANAGED_SPEC_FIELDS, 'spec.'),
+  ];
+}

@@ -35,7 +35,9 @@ export function call(standIn: StandIn, method: string, path: string, options: Ca
         ca: standIn.certificateAuthority,
         headers: {
           ...(token === null ? {} : { authorization: `Bearer ${token}` }),
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          ...(body === undefined
+            ? {}
+            : { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) }),
           ...options.headers,
         },
       },
