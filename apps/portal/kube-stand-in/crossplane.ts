@@ -93,6 +93,8 @@ const SECONDARY_REGION: Record<string, string> = {
 export class SimulatedCrossplane {
   private readonly failures = new Map<string, string>();
   private readonly timers = new Set<NodeJS.Timeout>();
+  /** When the external resource of an object being deleted is gone, by object key. */
+  private readonly deletionDue = new Map<string, number>();
   private stopped = false;
 
   constructor(
@@ -216,9 +218,18 @@ export class SimulatedCrossplane {
         'DeletedExternalResource',
         'Successfully requested deletion of external resource',
       );
+      this.deletionDue.set(`${def.plural}/${name}`, Date.now() + this.options.timing.deleteDelayMs);
       this.schedule(this.options.timing.deleteDelayMs, () => this.reconcile(def, name));
       return;
     }
+    // A reconcile queued earlier (say, for Ready) must not cut Azure's deletion time short; a timer that
+    // fires a little early looks again when the time is up.
+    const remainingMs = (this.deletionDue.get(`${def.plural}/${name}`) ?? 0) - Date.now();
+    if (remainingMs > 0) {
+      this.schedule(remainingMs, () => this.reconcile(def, name));
+      return;
+    }
+    this.deletionDue.delete(`${def.plural}/${name}`);
     // The external resource is gone: drop the finalizer, and the API server removes the object.
     const finalizers = (object.metadata.finalizers ?? []).filter((f) => f !== CROSSPLANE_FINALIZER);
     if (finalizers.length === 0) {
