@@ -45,8 +45,16 @@ export const notFound = (detail = 'Not Found') => new HttpError(404, detail);
 export const bookNotFound = () => notFound('Book not found');
 export const methodNotAllowed = (allowed: readonly string[]) =>
   new HttpError(405, 'Method Not Allowed', { Allow: allowed.join(', ') });
-export const payloadTooLarge = (limitBytes: number) =>
-  new HttpError(413, `Request body is too large: the limit is ${limitBytes} bytes`);
+/**
+ * The rest of a refused body is never read: the answer closes the connection, so the client
+ * cannot make the server read (or a keep-alive connection carry) what is left of it.
+ */
+const CLOSE_AFTER_ANSWER = { Connection: 'close' } as const;
+/** 413; `reason` names the limit a multipart form broke, otherwise the total size limit is given. */
+export const payloadTooLarge = (limitBytes: number, reason = `the limit is ${limitBytes} bytes`) =>
+  new HttpError(413, `Request body is too large: ${reason}`, CLOSE_AFTER_ANSWER);
+/** A form body that cannot be parsed (FastAPI's wording and status). */
+export const malformedBody = () => new HttpError(400, 'There was an error parsing the body', CLOSE_AFTER_ANSWER);
 export const unsupportedMediaType = (received: string | undefined, accepted: readonly string[]) =>
   new HttpError(
     415,

@@ -1,13 +1,17 @@
 import formbody from '@fastify/formbody';
-import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import Type from 'typebox';
 import { parseLoginForm, type LoginForm } from '../auth/login-form.js';
 import { createVerificationSlots, VerificationQueueFullError } from '../auth/verification-slots.js';
-import { HttpError, serviceUnavailable, unauthorized } from '../errors.js';
+import { HttpError, payloadTooLarge, serviceUnavailable, unauthorized } from '../errors.js';
+import { registerMultipartFormBody } from '../plugins/app/multipart-form-body.js';
 
 // A login form is a few short fields; anything bigger is not a login.
 const FORM_BODY_LIMIT = 64 * 1024;
+// No user name or password comes near this; it bounds what one field can make us hash or log.
+const FORM_FIELD_LIMIT = 16 * 1024;
+// The grant has four fields; a few more (client_id, ...) are read and ignored, as FastAPI does.
+const FORM_MAX_FIELDS = 10;
 const FORM_MEDIA_TYPES = ['application/x-www-form-urlencoded', 'multipart/form-data'];
 
 /** The form as documented (FastAPI's OAuth2PasswordRequestForm); parseLoginForm applies it. */
@@ -54,9 +58,10 @@ export default async function tokenRoutes(app: FastifyInstance) {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, _body, done) => done(null, undefined));
   await app.register(formbody, { bodyLimit: FORM_BODY_LIMIT });
-  await app.register(multipart, {
-    attachFieldsToBody: 'keyValues',
-    limits: { fields: 10, fieldSize: FORM_BODY_LIMIT, files: 0, parts: 10 },
+  registerMultipartFormBody(app, {
+    totalBytes: FORM_BODY_LIMIT,
+    fields: FORM_MAX_FIELDS,
+    fieldBytes: FORM_FIELD_LIMIT,
   });
   const throttle = app.loginThrottle;
   const verifications = createVerificationSlots(app.auth.settings.passwordVerifications);
@@ -67,7 +72,18 @@ export default async function tokenRoutes(app: FastifyInstance) {
   // are dropped) and a bad one is the 422 FastAPI gives. A body of another media type
   // counts as an empty form, so its 422 lists username and password as missing.
   app.addHook('preValidation', async (request) => {
-    request.body = parseLoginForm(isFormRequest(request) ? request.body : undefined);
+    if (!isFormRequest(request)) {
+      request.body = parseLoginForm(undefined);
+      return;
+    }
+    // The multipart parser enforces the field limit while reading; a urlencoded form is read whole first.
+    const oversized = Object.entries(request.body ?? {}).find(
+      ([, value]) => typeof value === 'string' && Buffer.byteLength(value) > FORM_FIELD_LIMIT,
+    );
+    if (oversized !== undefined) {
+      throw payloadTooLarge(FORM_BODY_LIMIT, `the field '${oversized[0]}' is over ${FORM_FIELD_LIMIT} bytes`);
+    }
+    request.body = parseLoginForm(request.body);
   });
 
   app.post(
