@@ -88,7 +88,7 @@ export default async function app(fastify: FastifyInstance, options: AppOptions)
 
   // 2. Our services
   fastify.decorate('config', options.config);
-  await fastify.register(bookStorePlugin, { store: options.store });
+  await fastify.register(bookStorePlugin, { store: options.store, database: options.config.database });
   await fastify.register(loginThrottle, {
     settings: options.config.auth.loginThrottle,
     throttle: options.loginThrottle,

@@ -92,6 +92,29 @@ function readTokenSigning(env: Env): TokenSigningSettings {
   };
 }
 
+/** A libpq URL (`postgres://user:pass@host:port/db?sslmode=require`). Empty means unset: the memory store. */
+const databaseUrl: Parser<string | undefined> = (raw) => {
+  const value = raw.trim();
+  if (value === '') return undefined;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new InvalidValue('must be a URL such as postgres://user:password@host:5432/books');
+  }
+  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') {
+    throw new InvalidValue(`must start with postgres:// or postgresql://, got "${url.protocol}//"`);
+  }
+  return value;
+};
+
+function readDatabase(env: Env) {
+  const url = read(env, 'DATABASE_URL', databaseUrl, undefined);
+  const poolSize = read(env, 'DATABASE_POOL_SIZE', integerInRange(1, 1000), 10);
+  const statementTimeoutMs = read(env, 'DATABASE_STATEMENT_TIMEOUT_MS', integerInRange(1, 3_600_000), 5000);
+  return url === undefined ? undefined : { url, poolSize, statementTimeoutMs };
+}
+
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
@@ -114,6 +137,8 @@ export function loadConfig(env: Env = process.env) {
     logLevel: read<LogLevel>(env, 'LOG_LEVEL', oneOf(LOG_LEVELS), 'info'),
     chaosHeadersEnabled: read(env, 'ENABLE_CHAOS_HEADERS', truthy, false),
     trafficGeneratorEnabled: read(env, 'ENABLE_TRAFFIC_GENERATOR', truthy, false),
+    // The PostgreSQL store (README "Run with PostgreSQL"); unset: the in-memory store.
+    database: readDatabase(env),
     // Token login (README "Token login"); files named here are read by plugins/app/authentication.ts at start.
     auth: {
       usersFile: read<string | undefined>(env, 'USERS_FILE', nonEmptyString, undefined),

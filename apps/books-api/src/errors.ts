@@ -61,4 +61,8 @@ export const unsupportedMediaType = (received: string | undefined, accepted: rea
     `Unsupported media type ${received === undefined ? '(none)' : `'${received}'`}: this endpoint accepts ${accepted.join(', ')}`,
   );
 export const serviceUnavailable = (detail: string, headers?: Headers) => new HttpError(503, detail, headers);
+/** The database behind the store cannot answer now; clients may retry after this many seconds. */
+export const DATABASE_RETRY_AFTER_SECONDS = 2;
+export const databaseUnavailable = () =>
+  serviceUnavailable('Database unavailable', { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) });
 export const internalServerError = () => new HttpError(500, 'Internal Server Error');

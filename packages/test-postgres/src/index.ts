@@ -20,6 +20,8 @@ export interface TestPostgres {
   readonly canRestart: boolean;
   /** Creates a fresh, empty database and returns its URL. */
   createDatabase(prefix?: string): Promise<string>;
+  /** Drops a database made by `createDatabase()` (its open connections are cut). */
+  dropDatabase(url: string): Promise<void>;
   /** Stops a throwaway server (open connections are cut) keeping its data; throws for TEST_DATABASE_URL. */
   stopServer(): Promise<void>;
   /** Starts a stopped throwaway server again on the same port. */
@@ -65,6 +67,16 @@ class DatabasesOnServer implements TestPostgres {
     });
     this.created.push(name);
     return withDatabase(this.adminUrl, name);
+  }
+
+  async dropDatabase(url: string): Promise<void> {
+    const name = decodeURIComponent(new URL(url).pathname.slice(1));
+    const index = this.created.indexOf(name);
+    if (index === -1) throw new Error(`${name} was not created by this helper`);
+    this.created.splice(index, 1);
+    await this.admin(async (sql) => {
+      await sql.unsafe(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    });
   }
 
   async stopServer(): Promise<void> {

@@ -30,3 +30,22 @@ export interface BookStore {
   /** A uniformly random current book, undefined when the store is empty. */
   randomBook(): Awaitable<Book | undefined>;
 }
+
+/**
+ * Thrown by a networked store when its backend cannot answer now (down, restarting, too slow).
+ * The request fails with 503 and a later one may succeed; the cause is only logged.
+ */
+export class StoreUnavailableError extends Error {
+  constructor(cause?: unknown) {
+    super('The book store is unavailable', { cause });
+    this.name = 'StoreUnavailableError';
+  }
+}
+
+/** Thrown by a store that cannot hold some text the API accepts (PostgreSQL text cannot hold U+0000). */
+export class UnstorableTextError extends Error {
+  constructor(readonly field: string) {
+    super(`The ${field} contains a character this store cannot hold (U+0000)`);
+    this.name = 'UnstorableTextError';
+  }
+}

@@ -1,6 +1,8 @@
 import fp from 'fastify-plugin';
 import type { BookStore } from '../../store/book-store.js';
 import { MemoryBookStore } from '../../store/memory-book-store.js';
+import type { DatabaseSettings } from '../../store/postgres/connection.js';
+import { openPostgresStore } from '../../store/postgres/open-postgres-store.js';
 import { SEED_BOOKS } from '../../store/seed.js';
 
 declare module 'fastify' {
@@ -10,8 +12,9 @@ declare module 'fastify' {
 }
 
 export interface BookStoreOptions {
-  /** A ready store (tests); by default an in-memory store seeded with the contract's books. */
+  /** A ready store (tests); otherwise PostgreSQL when `database` is set, else the seeded memory store. */
   store?: BookStore;
+  database?: DatabaseSettings;
 }
 
 export function createSeededStore(): MemoryBookStore {
@@ -22,7 +25,14 @@ export function createSeededStore(): MemoryBookStore {
 
 export default fp<BookStoreOptions>(
   async (fastify, options) => {
-    fastify.decorate('bookStore', options.store ?? createSeededStore());
+    if (options.store !== undefined || options.database === undefined) {
+      fastify.decorate('bookStore', options.store ?? createSeededStore());
+      return;
+    }
+    // Migrations run in the background: the server listens (and answers 503) until they are done.
+    const opened = openPostgresStore(options.database, fastify.log);
+    fastify.decorate('bookStore', opened.store);
+    fastify.addHook('onClose', () => opened.close());
   },
   { name: 'book-store' },
 );

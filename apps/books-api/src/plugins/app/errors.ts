@@ -1,6 +1,8 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { StoreUnavailableError, UnstorableTextError } from '../../store/book-store.js';
 import {
+  databaseUnavailable,
   HttpError,
   internalServerError,
   payloadTooLarge,
@@ -16,6 +18,8 @@ import {
  */
 export function toHttpError(error: unknown, request: FastifyRequest): HttpError | RequestValidationError {
   if (error instanceof HttpError || error instanceof RequestValidationError) return error;
+  if (error instanceof StoreUnavailableError) return databaseUnavailable();
+  if (error instanceof UnstorableTextError) return new HttpError(400, error.message);
   const fastifyError = error as Partial<FastifyError>;
   switch (fastifyError.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
@@ -57,7 +61,9 @@ export default fp(
   async (fastify) => {
     fastify.setErrorHandler(async (error, request, reply) => {
       const mapped = toHttpError(error, request);
-      if (mapped.statusCode >= 500 && !(error instanceof HttpError)) {
+      if (error instanceof StoreUnavailableError) {
+        request.log.warn({ err: error.cause ?? error, reqId: request.id }, 'book store unavailable');
+      } else if (mapped.statusCode >= 500 && !(error instanceof HttpError)) {
         request.log.error(
           { err: error, reqId: request.id, method: request.method, url: request.url },
           'request failed',

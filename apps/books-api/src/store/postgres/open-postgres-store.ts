@@ -1,0 +1,65 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { connect, type DatabaseSettings } from './connection.js';
+import { isUnavailable } from './database-errors.js';
+import { migrate } from './migrations.js';
+import { PostgresBookStore, type PostgresBookStoreOptions } from './postgres-book-store.js';
+
+/** Waits between attempts to reach the database at start: doubling from the first to the last. */
+const FIRST_RETRY_MS = 250;
+const LAST_RETRY_MS = 5_000;
+
+export interface OpenedPostgresStore {
+  store: PostgresBookStore;
+  /** Resolves once the migrations are applied and the store answers. */
+  ready: Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the pool and applies the migrations in the background, retrying with backoff while the
+ * database is unreachable. The server starts listening at once: until the schema is ready every
+ * call to the store answers 503 (and `/api/ps` reports not ready), so an orchestrator sees a live
+ * but unready process instead of a crash loop, and it recovers by itself when the database comes.
+ */
+export function openPostgresStore(
+  settings: DatabaseSettings,
+  log: FastifyBaseLogger,
+  storeOptions: PostgresBookStoreOptions = {},
+): OpenedPostgresStore {
+  const sql = connect(settings);
+  const store = new PostgresBookStore(sql, storeOptions);
+  let closed = false;
+  let wake: (() => void) | undefined;
+
+  const ready = (async () => {
+    for (let attempt = 1, delay = FIRST_RETRY_MS; !closed; attempt++, delay = Math.min(delay * 2, LAST_RETRY_MS)) {
+      try {
+        const applied = await migrate(sql);
+        if (applied.length > 0) log.info({ applied }, 'database migrations applied');
+        store.markReady();
+        await store.compactCounts().catch(() => undefined);
+        return;
+      } catch (error) {
+        if (closed) return;
+        // Unreachable is expected while the database starts; anything else (rights, a broken
+        // migration) needs a person, but retrying costs nothing and recovers once it is fixed.
+        const level = isUnavailable(error) ? 'warn' : 'error';
+        log[level]({ err: error, attempt, retryInMs: delay }, 'database not ready; retrying');
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+          setTimeout(resolve, delay).unref();
+        });
+      }
+    }
+  })();
+
+  return {
+    store,
+    ready,
+    async close() {
+      closed = true;
+      wake?.();
+      await sql.end({ timeout: 5 });
+    },
+  };
+}

@@ -1,0 +1,256 @@
+import { randomInt, randomUUID } from 'node:crypto';
+import type { Sql } from 'postgres';
+import type { BookCreate, BookUpdate } from '../../schemas/book.js';
+import { StoreUnavailableError, UnstorableTextError, type Book, type BookStore, type Slice } from '../book-store.js';
+import { searchFold } from '../search-fold.js';
+import { errorCode, UNIQUE_VIOLATION, unlessUnavailable } from './database-errors.js';
+
+/** Shards of each block's live count (see migrations/0001_books.sql): enough that 50 writers rarely queue. */
+export const COUNT_SHARDS = 16;
+/** A block is 2^BLOCK_BITS consecutive seq values. */
+const BLOCK_BITS = 10;
+/**
+ * Queries of fewer characters than this have no trigram, so the index cannot narrow them down;
+ * they are written so that the planner cannot pick the index (a scan of the whole GIN index is far
+ * slower than reading the table).
+ */
+const MIN_INDEXED_QUERY = 3;
+/**
+ * A search with at most this many matches sorts the matches it found through the index; with more
+ * it walks insertion order and stops after the page, which is faster when matches are everywhere.
+ * Without the hint the planner sometimes walks tens of thousands of rows for a rare word.
+ */
+const SORT_MATCHES_UP_TO = 5_000;
+
+interface BookRow {
+  id: string;
+  title: string;
+  author: string;
+  year: number;
+  created_at: Date;
+}
+
+/** PostgreSQL text cannot hold U+0000: refuse it by name instead of failing inside the driver. */
+function assertStorable(fields: { title?: string; author?: string }): void {
+  if (fields.title?.includes('\u0000')) throw new UnstorableTextError('title');
+  if (fields.author?.includes('\u0000')) throw new UnstorableTextError('author');
+}
+
+function toBook(row: BookRow): Book {
+  return { id: row.id, title: row.title, author: row.author, year: row.year, created_at: row.created_at.toISOString() };
+}
+
+/** `%needle%` for LIKE, with LIKE's own wildcards and its escape character taken literally. */
+function containsPattern(needle: string): string {
+  return `%${needle.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
+}
+
+export interface PostgresBookStoreOptions {
+  now?: () => Date;
+  newId?: () => string;
+}
+
+/**
+ * The BookStore on PostgreSQL, answering exactly as the memory store does: insertion order (the
+ * `seq` identity), exact totals, search over the application-folded title and author keys.
+ *
+ * Totals and offsets come from `book_block_counts`, which every write changes in the same
+ * statement: `sum(live)` is the exact total without counting rows, and the running sum by block
+ * finds the block holding any offset, so a page at offset 999,980 reads about a block of index
+ * entries instead of a million rows. Each statement is one snapshot, so a page and its total agree.
+ *
+ * Until `markReady()` (the migrations are applied) every call answers StoreUnavailableError.
+ */
+export class PostgresBookStore implements BookStore {
+  private ready = false;
+  private readonly now: () => Date;
+  private readonly newId: () => string;
+
+  constructor(
+    private readonly sql: Sql,
+    options: PostgresBookStoreOptions = {},
+  ) {
+    this.now = options.now ?? (() => new Date());
+    this.newId = options.newId ?? randomUUID;
+  }
+
+  markReady(): void {
+    this.ready = true;
+  }
+
+  async list(skip: number, limit: number): Promise<Slice> {
+    return this.run(async (sql) => {
+      const rows = await sql<(Partial<BookRow> & { total: number })[]>`
+        with blocks as (
+          select block, sum(live) as live from book_block_counts group by block having sum(live) <> 0
+        ), running as (
+          select block, live, sum(live) over (order by block) as upto from blocks
+        ), start as (
+          select block, ${skip}::int8 - (upto - live) as offset_in_block
+          from running where upto > ${skip}::int8 order by block limit 1
+        )
+        select total.total, page.id, page.title, page.author, page.year, page.created_at
+        from (select coalesce(sum(live), 0)::int as total from blocks) total
+        left join lateral (
+          select b.seq, b.id, b.title, b.author, b.year, b.created_at
+          from start, lateral (
+            select seq, id, title, author, year, created_at from books
+            where seq >= start.block << ${BLOCK_BITS}
+            order by seq offset start.offset_in_block limit ${limit}
+          ) b
+        ) page on true
+        order by page.seq`;
+      return pageOf(rows);
+    });
+  }
+
+  async search(query: string, skip: number, limit: number): Promise<Slice> {
+    const needle = searchFold(query);
+    return this.run(async (sql) => {
+      const short = [...needle].length < MIN_INDEXED_QUERY;
+      // strpos() is never answered from the trigram index; LIKE with a trigram is.
+      const matches = short
+        ? sql`(strpos(title_key, ${needle}) > 0 or strpos(author_key, ${needle}) > 0)`
+        : sql`(title_key like ${containsPattern(needle)} or author_key like ${containsPattern(needle)})`;
+      return sql.begin('isolation level repeatable read read only', async (tx) => {
+        const [counted] = await tx<{ total: number }[]>`select count(*)::int as total from books where ${matches}`;
+        const total = counted?.total ?? 0;
+        if (total <= skip) return { items: [], total };
+        // "seq + 0" keeps the planner from walking the primary key in order for a rare match.
+        const order = total <= SORT_MATCHES_UP_TO ? sql`seq + 0` : sql`seq`;
+        const rows = await tx<BookRow[]>`
+          select id, title, author, year, created_at from books where ${matches}
+          order by ${order} offset ${skip}::int8 limit ${limit}`;
+        return { items: rows.map(toBook), total };
+      });
+    });
+  }
+
+  async get(id: string): Promise<Book | undefined> {
+    return this.run(async (sql) => {
+      const [row] = await sql<BookRow[]>`select id, title, author, year, created_at from books where id = ${id}`;
+      return row && toBook(row);
+    });
+  }
+
+  async create(input: BookCreate): Promise<Book> {
+    assertStorable(input);
+    return this.run(async () => {
+      try {
+        return await this.insert(this.newId(), input);
+      } catch (error) {
+        // A random UUID that is already taken: draw another rather than fail the request.
+        if (errorCode(error) === UNIQUE_VIOLATION) return this.insert(this.newId(), input);
+        throw error;
+      }
+    });
+  }
+
+  async update(id: string, changes: BookUpdate): Promise<Book | undefined> {
+    if (changes.title === undefined && changes.author === undefined && changes.year === undefined) return this.get(id);
+    assertStorable(changes);
+    return this.run(async (sql) => {
+      // Only the fields sent change, each from its current value in the row, so two PATCHes of
+      // different fields never undo each other.
+      const title = changes.title ?? null;
+      const author = changes.author ?? null;
+      const [row] = await sql<BookRow[]>`
+        update books set
+          title = coalesce(${title}::text, title),
+          title_key = coalesce(${title === null ? null : searchFold(title)}::text, title_key),
+          author = coalesce(${author}::text, author),
+          author_key = coalesce(${author === null ? null : searchFold(author)}::text, author_key),
+          year = coalesce(${changes.year ?? null}::int, year)
+        where id = ${id}
+        returning id, title, author, year, created_at`;
+      return row && toBook(row);
+    });
+  }
+
+  async delete(id: string): Promise<boolean> {
+    return this.run(async (sql) => {
+      const [row] = await sql<{ deleted: number }[]>`
+        with deleted as (
+          delete from books where id = ${id} returning seq
+        ), counted as (
+          insert into book_block_counts (block, shard, live)
+          select seq >> ${BLOCK_BITS}, ${randomInt(COUNT_SHARDS)}, -1 from deleted
+          on conflict (block, shard) do update set live = book_block_counts.live - 1
+        )
+        select count(*)::int as deleted from deleted`;
+      return (row?.deleted ?? 0) > 0;
+    });
+  }
+
+  async count(): Promise<number> {
+    return this.run(async (sql) => {
+      const [row] = await sql<{ total: number }[]>`select coalesce(sum(live), 0)::int as total from book_block_counts`;
+      return row?.total ?? 0;
+    });
+  }
+
+  async randomBook(): Promise<Book | undefined> {
+    // A concurrent delete can empty the drawn position: draw again a few times.
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const total = await this.count();
+      if (total === 0) return undefined;
+      const [book] = (await this.list(randomInt(total), 1)).items;
+      if (book) return book;
+    }
+    return undefined;
+  }
+
+  /**
+   * Folds the shards of every block older than the two newest into one row each, so the running
+   * sum reads about one row per block. Writers to those blocks are rare (deletes), and a writer
+   * racing this simply adds a new shard row: the sum stays exact.
+   */
+  async compactCounts(): Promise<void> {
+    await this.run(async (sql) => {
+      await sql`
+        with newest as (
+          select coalesce(max(block), 0) - 1 as block from book_block_counts
+        ), folded as (
+          delete from book_block_counts c using newest
+          where c.block < newest.block and c.shard <> 0 returning c.block, c.live
+        )
+        insert into book_block_counts (block, shard, live)
+        select block, 0, sum(live) from folded group by block
+        on conflict (block, shard) do update set live = book_block_counts.live + excluded.live`;
+    });
+  }
+
+  private async insert(id: string, input: BookCreate): Promise<Book> {
+    const createdAt = this.now();
+    const [row] = await this.sql<(BookRow & { seq: string })[]>`
+      with inserted as (
+        insert into books (id, title, author, year, created_at, title_key, author_key)
+        values (${id}, ${input.title}, ${input.author}, ${input.year}, ${createdAt},
+                ${searchFold(input.title)}, ${searchFold(input.author)})
+        returning seq, id, title, author, year, created_at
+      ), counted as (
+        insert into book_block_counts (block, shard, live)
+        select seq >> ${BLOCK_BITS}, ${randomInt(COUNT_SHARDS)}, 1 from inserted
+        on conflict (block, shard) do update set live = book_block_counts.live + 1
+      )
+      select seq::text as seq, id, title, author, year, created_at from inserted`;
+    if (!row) throw new Error('insert returned no row');
+    // The first book of a new block is the moment to fold the shards of the blocks behind it.
+    if (BigInt(row.seq) % (1n << BigInt(BLOCK_BITS)) === 0n) this.compactCounts().catch(() => undefined);
+    return toBook(row);
+  }
+
+  private async run<T>(work: (sql: Sql) => Promise<T>): Promise<T> {
+    if (!this.ready) throw new StoreUnavailableError();
+    return unlessUnavailable(() => work(this.sql));
+  }
+}
+
+function pageOf(rows: readonly (Partial<BookRow> & { total: number })[]): Slice {
+  const items: Book[] = [];
+  for (const row of rows) {
+    if (row.id === undefined || row.id === null) continue;
+    items.push(toBook(row as BookRow));
+  }
+  return { items, total: rows[0]?.total ?? 0 };
+}
