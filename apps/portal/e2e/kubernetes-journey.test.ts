@@ -72,16 +72,22 @@ describe('portal on a Kubernetes cluster, in a browser', () => {
     assert.ok(!options.some((o) => o.includes('rg-sandbox-pending')), `options: ${options.join(', ')}`);
     await page.getByRole('option', { name: /rg-books-dev/ }).click();
 
-    await page.getByRole('button', { name: 'Validate' }).click();
-    await page.getByText('Validation passed').waitFor();
+    await page.getByRole('combobox', { name: 'Location' }).click();
+    await page.getByRole('option', { name: 'westus3', exact: true }).click();
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByRole('button', { name: 'Review' }).click();
+    await page.getByText('Dry run passed').waitFor();
     assert.equal(standIn.accounts().length, 0, 'a dry run stores nothing');
     assert.ok(standIn.requests().some((r) => r.verb === 'create' && r.query.includes('dryRun=All')));
 
-    await page.getByRole('button', { name: 'Create storage account' }).click();
-    const openLink = page.getByRole('link', { name: /^Open st/ });
-    await openLink.waitFor();
-    const name = ((await openLink.textContent()) ?? '').replace(/^Open /, '').trim();
-    assert.match(name, /^stjourney[a-z0-9]{5}$/);
+    // A double click on create must still create exactly one account.
+    await page.getByRole('button', { name: 'Create storage account' }).dblclick();
+    await page.waitForURL(/\/resources\/stjourney[a-z0-9]{5}$/);
+    const name = decodeURIComponent(new URL(page.url()).pathname.split('/').pop() ?? '');
+    const created = standIn.accounts().filter((a) => a.metadata.name?.startsWith('stjourney'));
+    assert.equal(created.length, 1, `accounts: ${created.map((a) => a.metadata.name).join(', ')}`);
+    assert.equal((created[0]?.spec as { forProvider?: { location?: string } })?.forProvider?.location, 'westus3');
+    await page.getByRole('heading', { name, level: 1 }).waitFor();
     await screenshot(page, '01-workflow-created');
 
     await page.goto(`${portal.url}/resources`);
@@ -131,6 +137,9 @@ describe('portal on a Kubernetes cluster, in a browser', () => {
     await waitForStreamedContent(page);
     await page.getByLabel('Application').fill('faults');
     await page.getByLabel('Account name').fill('stfaults01');
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByRole('button', { name: 'Review' }).click();
+    await page.getByText('Dry run passed').waitFor();
 
     standIn.forbid({ verbs: ['create'] });
     await page.getByRole('button', { name: 'Create storage account' }).click();

@@ -90,41 +90,53 @@ describe('portal in development mode', () => {
     await screenshot(page, 'catalog');
   });
 
-  it('walks catalog → workflow → validate → submit → success link → detail', async () => {
+  it('walks catalog → basics → networking → review with dry run → create in westus3 → detail', async () => {
     const page = await open('/catalog');
     await page.getByRole('link', { name: 'Request an Azure Storage Account' }).click();
     await page.waitForURL('**/catalog/azure-storage');
     await page.getByRole('heading', { level: 1, name: 'New Azure storage account' }).waitFor();
 
     const preview = page.getByTestId('manifest-preview');
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByRole('alert').filter({ hasText: 'Application: Application is required' }).waitFor();
+    await page.waitForFunction(() => document.activeElement?.getAttribute('name') === 'application');
+
     await page.getByRole('textbox', { name: 'Application' }).fill('webshop');
     await page.getByRole('textbox', { name: 'Account name' }).fill('BAD');
     await page.getByRole('textbox', { name: 'Application' }).focus();
-    await page.getByText('Use 3-24 lower-case letters and digits, or leave empty to generate a name').waitFor();
+    await page.getByText('Invalid characters: use only lower-case letters a-z and digits 0-9').waitFor();
     await page.getByRole('textbox', { name: 'Account name' }).fill('');
     assert.match(await preview.innerText(), /platform-portal\/application: webshop/);
 
+    await page.getByRole('combobox', { name: 'Location' }).click();
+    await page.getByRole('option', { name: 'westus3', exact: true }).click();
     await page.getByRole('combobox', { name: 'Account kind' }).click();
     await page.getByRole('option', { name: 'BlockBlobStorage' }).click();
     assert.match(await page.getByRole('combobox', { name: 'Performance tier' }).innerText(), /Premium/);
     assert.match(await preview.innerText(), /accountTier: Premium/);
+    await page.getByRole('button', { name: 'Next' }).click();
 
+    await page.getByRole('heading', { name: 'Step 2 of 3: Networking and security' }).waitFor();
     await page.getByRole('switch', { name: 'Hierarchical namespace (Data Lake Storage)' }).check();
     await page.getByRole('switch', { name: 'SFTP' }).check();
     assert.match(await preview.innerText(), /sftpEnabled: true/);
     await screenshot(page, 'workflow');
 
-    await page.getByRole('button', { name: 'Validate' }).click();
-    await page.getByText('Validation passed').waitFor();
+    const creates: string[] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'POST' && request.url().endsWith('/api/platform/resources')) creates.push(request.url());
+    });
+    await page.getByRole('button', { name: 'Review' }).click();
+    await page.getByText('Dry run passed').waitFor();
+    assert.match(await preview.innerText(), /location: westus3/);
+    assert.deepEqual(creates, [], 'nothing is created before the person confirms');
+    await screenshot(page, 'workflow-review');
 
-    await page.getByRole('button', { name: 'Create storage account' }).click();
-    const link = page.getByRole('link', { name: /^Open stwebshop[a-z0-9]{5}$/ });
-    await link.waitFor();
-    await screenshot(page, 'workflow-created');
-    const name = (await link.innerText()).replace('Open ', '');
-    await link.click();
-    await page.waitForURL(`**/resources/${name}`);
+    await page.getByRole('button', { name: 'Create storage account' }).dblclick();
+    await page.waitForURL(/\/resources\/stwebshop[a-z0-9]{5}$/);
+    const name = decodeURIComponent(new URL(page.url()).pathname.split('/').pop() ?? '');
     await page.getByRole('heading', { level: 1, name }).waitFor();
+    assert.equal(creates.length, 1, 'a double click sends one create');
   });
 
   it('inventory shows the table with a filter and a refresh', async () => {

@@ -45,6 +45,56 @@ export interface StorageFormValues {
 
 export type StorageFormField = keyof StorageFormValues;
 
+/** Each field's visible label, for messages that point at a field. */
+export const FIELD_LABELS: Record<StorageFormField, string> = {
+  name: 'Account name',
+  application: 'Application',
+  environment: 'Environment',
+  resourceGroup: 'Resource group',
+  location: 'Location',
+  accountKind: 'Account kind',
+  accountTier: 'Performance tier',
+  replicationType: 'Replication',
+  accessTier: 'Access tier',
+  publicNetworkAccess: 'Public network access',
+  allowedIpRanges: 'Allowed IP ranges',
+  httpsOnly: 'HTTPS only',
+  sharedKeyAccess: 'Shared key access',
+  hierarchicalNamespace: 'Hierarchical namespace',
+  sftpEnabled: 'SFTP',
+  nfsv3Enabled: 'NFSv3',
+};
+
+/** The steps before review and their fields, in the order they appear on the page. */
+export const FORM_STEPS = [
+  {
+    title: 'Basics',
+    fields: [
+      'name',
+      'application',
+      'environment',
+      'resourceGroup',
+      'location',
+      'accountKind',
+      'accountTier',
+      'replicationType',
+      'accessTier',
+    ],
+  },
+  {
+    title: 'Networking and security',
+    fields: [
+      'publicNetworkAccess',
+      'allowedIpRanges',
+      'httpsOnly',
+      'sharedKeyAccess',
+      'hierarchicalNamespace',
+      'sftpEnabled',
+      'nfsv3Enabled',
+    ],
+  },
+] as const satisfies readonly { title: string; fields: readonly StorageFormField[] }[];
+
 /** What the form offers: the approved resource groups and the locations platform policy allows. */
 export interface FormChoices {
   resourceGroups: readonly ResourceGroup[];

@@ -35,5 +35,12 @@ export const theme = createTheme({
     MuiButton: { defaultProps: { disableElevation: true } },
     MuiCard: { defaultProps: { variant: 'outlined' } },
     MuiPaper: { defaultProps: { variant: 'outlined' } },
+    // MUI greys out helper text under a disabled field to 2.67:1; the reason a field is disabled
+    // must stay readable (WCAG AA asks 4.5:1), so it keeps the secondary text colour.
+    MuiFormHelperText: {
+      styleOverrides: {
+        root: ({ theme }) => ({ '&.Mui-disabled': { color: theme.vars?.palette.text.secondary } }),
+      },
+    },
   },
 });

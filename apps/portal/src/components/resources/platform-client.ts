@@ -29,14 +29,15 @@ async function call<T>(input: string, init: RequestInit): Promise<ApiResult<T>> 
   };
 }
 
-const jsonPost = (body: unknown): RequestInit => ({
+const jsonPost = (body: unknown, headers: Record<string, string> = {}): RequestInit => ({
   method: 'POST',
-  headers: { 'Content-Type': 'application/json' },
+  headers: { 'Content-Type': 'application/json', ...headers },
   body: JSON.stringify(body),
 });
 
-export function createResource(request: StorageAccountRequestInput) {
-  return call<{ item: StorageAccount }>(RESOURCES, jsonPost(request));
+/** Creates the account; sending the same request again with the same key never creates a second one. */
+export function createResource(request: StorageAccountRequestInput, idempotencyKey: string) {
+  return call<{ item: StorageAccount }>(RESOURCES, jsonPost(request, { 'Idempotency-Key': idempotencyKey }));
 }
 
 export function validateResource(request: StorageAccountRequestInput) {

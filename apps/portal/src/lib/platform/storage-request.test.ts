@@ -38,6 +38,25 @@ describe('storage account request schema', () => {
     expect(fieldsOf({ ...base, name })).toHaveProperty('name');
   });
 
+  it.each([
+    ['ab', 'Too short: use at least 3 characters (this has 2)'],
+    ['a'.repeat(30), 'Too long: use at most 24 characters (this has 30)'],
+    ['Upper1', 'Invalid characters: use only lower-case letters a-z and digits 0-9'],
+    ['with-dash', 'Invalid characters: use only lower-case letters a-z and digits 0-9'],
+  ])('says which name rule %j breaks', (name, message) => {
+    expect(fieldsOf({ ...base, name }).name).toBe(message);
+  });
+
+  it('says "required" for an empty application or resource group, and which rule a bad one breaks', () => {
+    expect(fieldsOf({ ...base, application: '', resourceGroup: ' ' })).toEqual({
+      application: 'Application is required',
+      resourceGroup: 'Resource group is required',
+    });
+    expect(fieldsOf({ ...base, application: 'Web Shop' }).application).toMatch(/^Invalid characters/);
+    expect(fieldsOf({ ...base, application: 'a'.repeat(41) }).application).toMatch(/^Too long/);
+    expect(fieldsOf({ ...base, application: 'shop-' }).application).toMatch(/^Start and end with a letter or digit/);
+  });
+
   it.each(['abc', 'a'.repeat(24), 'st2024data'])('accepts the account name %j', (name) => {
     expect(fieldsOf({ ...base, name })).toEqual({});
   });

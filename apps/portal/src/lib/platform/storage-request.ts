@@ -9,14 +9,14 @@ import {
   ACCESS_TIERS,
   ACCOUNT_KINDS,
   ACCOUNT_TIERS,
-  APPLICATION_PATTERN,
+  accountNameProblem,
+  applicationProblem,
   ENVIRONMENTS,
   AZURE_PUBLIC_REGIONS,
   MAX_ALLOWED_IP_RANGES,
   REPLICATION_TYPES,
   RESOURCE_GROUP_PATTERN,
   ruleViolations,
-  STORAGE_ACCOUNT_NAME_PATTERN,
 } from './storage-rules';
 
 const requiredString = (label: string) => (issue: { input?: unknown }) =>
@@ -25,8 +25,10 @@ const requiredString = (label: string) => (issue: { input?: unknown }) =>
 const nameField = z
   .string({ error: 'Name must be a string' })
   .trim()
-  .refine((value) => value === '' || STORAGE_ACCOUNT_NAME_PATTERN.test(value), {
-    message: 'Use 3-24 lower-case letters and digits, or leave empty to generate a name',
+  .superRefine((value, ctx) => {
+    // Empty means "generate a name"; anything typed must be a valid name.
+    const problem = value === '' ? undefined : accountNameProblem(value);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
   })
   .transform((value) => (value === '' ? undefined : value))
   .optional();
@@ -45,14 +47,15 @@ export const storageAccountRequestSchema = z
       application: z
         .string({ error: requiredString('Application') })
         .trim()
-        .regex(
-          APPLICATION_PATTERN,
-          'Use 1-40 lower-case letters, digits and hyphens, starting and ending with a letter or digit',
-        ),
+        .superRefine((value, ctx) => {
+          const problem = applicationProblem(value);
+          if (problem) ctx.addIssue({ code: 'custom', message: problem });
+        }),
       environment: choice(ENVIRONMENTS, 'Environment'),
       resourceGroup: z
         .string({ error: requiredString('Resource group') })
         .trim()
+        .min(1, 'Resource group is required')
         .regex(RESOURCE_GROUP_PATTERN, 'Use 1-90 letters, digits, _ - . ( ), not ending with a period'),
       location: z.enum(AZURE_PUBLIC_REGIONS, {
         error: (issue) =>

@@ -114,9 +114,36 @@ export function locationsFor(groupLocation: string | undefined, allowed: readonl
   return own ? [own, ...allowed.filter((location) => location !== own)] : [...allowed];
 }
 
-export const STORAGE_ACCOUNT_NAME_PATTERN = /^[a-z0-9]{3,24}$/;
+/** Azure's rule for storage account names. */
+export const ACCOUNT_NAME = { minLength: 3, maxLength: 24, pattern: /^[a-z0-9]+$/ } as const;
 /** Application names become label values and part of generated account names. */
-export const APPLICATION_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$/;
+export const APPLICATION_NAME = { maxLength: 40, pattern: /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/ } as const;
+
+/** The first rule a storage account name breaks, in words that say which; undefined when valid. */
+export function accountNameProblem(name: string): string | undefined {
+  if (!/^[a-z0-9]*$/.test(name)) return 'Invalid characters: use only lower-case letters a-z and digits 0-9';
+  if (name.length < ACCOUNT_NAME.minLength) {
+    return `Too short: use at least ${ACCOUNT_NAME.minLength} characters (this has ${name.length})`;
+  }
+  if (name.length > ACCOUNT_NAME.maxLength) {
+    return `Too long: use at most ${ACCOUNT_NAME.maxLength} characters (this has ${name.length})`;
+  }
+  return undefined;
+}
+
+/** The first rule an application name breaks, in words that say which; undefined when valid. */
+export function applicationProblem(application: string): string | undefined {
+  if (application === '') return 'Application is required';
+  if (/[^a-z0-9-]/.test(application)) {
+    return 'Invalid characters: use only lower-case letters a-z, digits and hyphens';
+  }
+  if (application.length > APPLICATION_NAME.maxLength) {
+    return `Too long: use at most ${APPLICATION_NAME.maxLength} characters (this has ${application.length})`;
+  }
+  if (!APPLICATION_NAME.pattern.test(application)) return 'Start and end with a letter or digit, not a hyphen';
+  return undefined;
+}
+
 /** Azure resource group names: letters, digits, _ - . ( ), not ending with a period. */
 export const RESOURCE_GROUP_PATTERN = /^[-\w.()]{0,89}[-\w()]$/;
 export const MAX_ALLOWED_IP_RANGES = 100;

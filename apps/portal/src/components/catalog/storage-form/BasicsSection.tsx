@@ -13,13 +13,15 @@ export function BasicsSection({ form }: { form: StorageFormController }) {
         label="Account name"
         placeholder="Leave empty to generate one"
         helper="3-24 lower-case letters and digits, unique across Azure. Leave empty and the platform generates one."
-        slotProps={{ htmlInput: { autoComplete: 'off', spellCheck: false, maxLength: 24 } }}
+        // No maxLength: a longer name is shown and explained, never silently cut.
+        slotProps={{ htmlInput: { autoComplete: 'off', spellCheck: false } }}
       />
       <FormTextField
         form={form}
         field="application"
         label="Application"
         required
+        slotProps={{ htmlInput: { autoComplete: 'off', spellCheck: false } }}
         helper="The application this account belongs to, e.g. webshop. Recorded as a label."
       />
       <FormSelect

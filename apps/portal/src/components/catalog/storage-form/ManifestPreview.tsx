@@ -4,12 +4,20 @@ import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import { useMemo } from 'react';
 import { stringify } from 'yaml';
-import { buildAccountManifest } from '@/lib/platform/account-manifest';
-import type { StorageAccountRequest } from '@/lib/platform/storage-request';
+import type { AccountManifest } from '@/lib/platform/account-manifest';
 
-/** The manifest the server will build from this request, as YAML, from the same builder the server uses. */
-export function ManifestPreview({ request }: { request: StorageAccountRequest }) {
-  const yaml = useMemo(() => stringify(buildAccountManifest(request)), [request]);
+/**
+ * A manifest as YAML: while editing, the one the shared builder makes from the form; on review,
+ * the one the server answered its dry run with.
+ */
+export function ManifestPreview({
+  manifest,
+  description = 'What the portal will submit to the platform. The server adds who asked and the request id.',
+}: {
+  manifest: AccountManifest;
+  description?: string;
+}) {
+  const yaml = useMemo(() => stringify(manifest), [manifest]);
   return (
     <Paper
       component="aside"
@@ -20,7 +28,7 @@ export function ManifestPreview({ request }: { request: StorageAccountRequest })
         Manifest preview
       </Typography>
       <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
-        What the portal will submit to the platform. The server adds who asked and the request id.
+        {description}
       </Typography>
       <Box
         component="pre"

@@ -44,6 +44,7 @@ export function FormTextField({
     <TextField
       fullWidth
       {...props}
+      name={field}
       value={form.values[field]}
       onChange={(event) => form.change(field, event.target.value)}
       onBlur={() => form.touch(field)}
@@ -80,6 +81,7 @@ export function FormSelect<F extends SelectFieldName>({
     <TextField
       select
       fullWidth
+      name={field}
       label={label}
       value={form.values[field]}
       onChange={(event) => form.change(field, event.target.value as StorageFormValues[F])}
@@ -117,6 +119,7 @@ export function FormSwitch({
       <FormControlLabel
         control={
           <Switch
+            name={field}
             checked={form.values[field]}
             onChange={(event) => form.change(field, event.target.checked)}
             disabled={disabled}
@@ -130,6 +133,20 @@ export function FormSwitch({
       </FormHelperText>
     </Box>
   );
+}
+
+/**
+ * Moves focus to a field by its name: the input itself, or for a drop-down (whose named input is
+ * hidden) the combobox beside it.
+ */
+export function focusField(root: HTMLElement | null, field: string): void {
+  const named = root?.querySelector<HTMLElement>(`[name="${field}"]`);
+  if (!named) return;
+  const target =
+    named.getAttribute('aria-hidden') === 'true'
+      ? named.parentElement?.querySelector<HTMLElement>('[role="combobox"]')
+      : named;
+  target?.focus();
 }
 
 /** Options for a select from a list of plain values. */

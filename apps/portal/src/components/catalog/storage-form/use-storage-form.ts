@@ -15,7 +15,10 @@ import {
 export interface StorageFormController {
   values: StorageFormValues;
   check: FormCheck;
-  errorFor(field: StorageFormField): string | undefined;
+  /** The problem to show beside a field now (once it was left or a step was attempted). */
+  errorFor: (field: StorageFormField) => string | undefined;
+  /** The field's problem whether or not it is shown yet. */
+  problemOf: (field: StorageFormField) => string | undefined;
   change<F extends StorageFormField>(field: F, value: StorageFormValues[F]): void;
   touch(field: StorageFormField): void;
   /** After a submit attempt every field shows its problem, touched or not. */
@@ -34,9 +37,12 @@ export function useStorageForm(choices: FormChoices, onChange?: () => void): Sto
   const [serverErrors, setServerErrors] = useState<FieldErrors>({});
   const check = useMemo(() => checkForm(values), [values]);
 
+  const problemOf = (field: StorageFormField) => serverErrors[field] ?? (check.valid ? undefined : check.fields[field]);
+
   return {
     values,
     check,
+    problemOf,
     errorFor(field) {
       const server = serverErrors[field];
       if (server) return server;
