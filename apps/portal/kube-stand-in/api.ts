@@ -3,7 +3,7 @@
  * as kube-apiserver serves them for cluster-scoped custom resources and core/v1 events.
  */
 import { randomInt, randomUUID } from 'node:crypto';
-import type { SimulatedCrossplane } from './crossplane.js';
+import { RECONCILE_REQUESTED_AT, type SimulatedCrossplane } from './crossplane.js';
 import { EVENT_FIELD_SELECTORS } from './events.js';
 import { isForbidden, type Faults } from './faults.js';
 import { openApiDocument, openApiRoot } from './openapi.js';
@@ -579,7 +579,9 @@ export class KubeApi {
       return answer(next);
     }
     const saved = this.store.put(def, next);
-    if (specChanged) this.crossplane.created(def, name);
+    const reconcileRequested =
+      current.metadata.annotations?.[RECONCILE_REQUESTED_AT] !== next.metadata.annotations?.[RECONCILE_REQUESTED_AT];
+    if (specChanged || reconcileRequested) this.crossplane.changed(def, name);
     return answer(saved);
   }
 

@@ -14,6 +14,8 @@ export const CROSSPLANE_FINALIZER = 'finalizer.managedresource.crossplane.io';
 const EXTERNAL_NAME = 'crossplane.io/external-name';
 const CREATE_PENDING = 'crossplane.io/external-create-pending';
 const CREATE_SUCCEEDED = 'crossplane.io/external-create-succeeded';
+/** crossplane-runtime 2.3+: a new value asks for a reconcile now; the handled value lands in status. */
+export const RECONCILE_REQUESTED_AT = 'crossplane.io/reconcile-requested-at';
 const AZURE_ACCOUNT_NAME = /^[a-z0-9]{3,24}$/;
 
 export interface ReconcileTiming {
@@ -104,6 +106,11 @@ export class SimulatedCrossplane {
   ) {}
 
   created(def: ResourceDef, name: string): void {
+    this.schedule(this.options.timing.syncedDelayMs, () => this.reconcile(def, name));
+  }
+
+  /** An update event the provider's watch would see (a spec change or a new reconcile request). */
+  changed(def: ResourceDef, name: string): void {
     this.schedule(this.options.timing.syncedDelayMs, () => this.reconcile(def, name));
   }
 
@@ -198,11 +205,30 @@ export class SimulatedCrossplane {
 
     const ready = conditionOf(object, 'Ready');
     const synced = conditionOf(object, 'Synced');
-    if (ready?.status === 'True' && synced?.status === 'True') return;
+    const observed = this.observe(def, object);
+    const azureMatchesSpec = JSON.stringify(object.status?.['atProvider']) === JSON.stringify(observed);
+    const requested = metadata.annotations[RECONCILE_REQUESTED_AT];
+    const requestHandled = requested === undefined || object.status?.['lastHandledReconcileAt'] === requested;
+    if (ready?.status === 'True' && synced?.status === 'True' && azureMatchesSpec && requestHandled) return;
+    // A spec change of an existing account is an update in Azure, which then reports the new values.
+    const updated = ready?.status === 'True' && !azureMatchesSpec;
     setCondition(object, 'Synced', 'True', 'ReconcileSuccess');
     setCondition(object, 'Ready', 'True', 'Available');
-    object.status = { ...object.status, atProvider: this.observe(def, object) };
-    this.store.put(def, object);
+    object.status = {
+      ...object.status,
+      atProvider: observed,
+      ...(requested === undefined ? {} : { lastHandledReconcileAt: requested }),
+    };
+    const stored = this.store.put(def, object);
+    if (updated) {
+      this.recorder.record(
+        def,
+        stored,
+        'Normal',
+        'UpdatedExternalResource',
+        'Successfully requested update of external resource',
+      );
+    }
   }
 
   private reconcileDeletion(def: ResourceDef, object: KubeObject): void {
