@@ -90,11 +90,19 @@ export function generatedNamePrefix(application: string): string {
   return `st${letters}`.slice(0, MAX_ACCOUNT_NAME_LENGTH - GENERATED_SUFFIX_LENGTH);
 }
 
-function networkRules(request: StorageAccountRequest): NetworkRules[] | undefined {
-  if (!request.publicNetworkAccess) return undefined;
+/** The firewall for these network settings; also used when an account's settings change in place. */
+export function networkRulesFor(
+  publicNetworkAccess: boolean,
+  allowedIpRanges: readonly string[],
+): NetworkRules[] | undefined {
+  if (!publicNetworkAccess) return undefined;
   // With public access on, listing ranges means "only these"; Azure services keep working.
-  if (request.allowedIpRanges.length === 0) return [{ defaultAction: 'Allow', bypass: ['AzureServices'], ipRules: [] }];
-  return [{ defaultAction: 'Deny', bypass: ['AzureServices'], ipRules: [...request.allowedIpRanges] }];
+  if (allowedIpRanges.length === 0) return [{ defaultAction: 'Allow', bypass: ['AzureServices'], ipRules: [] }];
+  return [{ defaultAction: 'Deny', bypass: ['AzureServices'], ipRules: [...allowedIpRanges] }];
+}
+
+function networkRules(request: StorageAccountRequest): NetworkRules[] | undefined {
+  return networkRulesFor(request.publicNetworkAccess, request.allowedIpRanges);
 }
 
 export function buildAccountManifest(

@@ -3,6 +3,8 @@
  * Kubernetes objects never leave src/server/ (see src/server/platform/account-mapper.ts).
  */
 export type { StorageAccountRequest, StorageAccountRequestInput, FieldErrors } from './storage-request';
+import type { ChangeableSettings } from './account-change';
+export type { ChangeableSettings } from './account-change';
 
 /** Derived from the Crossplane conditions and the deletion timestamp. */
 export const ACCOUNT_STATES = ['Ready', 'Provisioning', 'Deleting', 'Failed', 'Unknown'] as const;
@@ -44,6 +46,39 @@ export interface ObservedAccount {
   primaryWebEndpoint?: string;
 }
 
+/** Settings as the spec asks for them or as Azure reports them, in the portal's words; compared for drift. */
+export interface AccountSpecView {
+  location?: string;
+  resourceGroup?: string;
+  kind?: string;
+  tier?: string;
+  replication?: string;
+  accessTier?: string;
+  publicNetworkAccess?: boolean;
+  allowedIpRanges?: string[];
+  httpsOnly?: boolean;
+  minTlsVersion?: string;
+  sharedKeyAccess?: boolean;
+  hierarchicalNamespace?: boolean;
+  sftpEnabled?: boolean;
+  nfsv3Enabled?: boolean;
+}
+
+/** Whether Crossplane has the account as it was asked for, and why not. */
+export interface SyncReport {
+  inSync: boolean;
+  /** One sentence per finding, for people. */
+  reasons: string[];
+  /** Settings (AccountSpecView keys) where Azure reports something other than the spec asks. */
+  differingFields: string[];
+  /** spec.forProvider keys changed since the portal last applied a change (edited outside the portal). */
+  changedOutsidePortal: string[];
+  resyncRequestedAt?: string;
+  resyncRequestedBy?: string;
+  /** The last resync request Crossplane reports having handled. */
+  resyncHandledAt?: string;
+}
+
 // Fields read back from the cluster are plain strings: the portal's own values (Environment,
 // AccountKind, ...) are the usual ones, but an object made by other tools may hold any text.
 export interface StorageAccount {
@@ -73,6 +108,17 @@ export interface StorageAccount {
   /** Name of the account in Azure, when it differs from or is not yet known as the resource name. */
   externalName?: string;
   observed: ObservedAccount;
+  /** The object's version as last read; a change must send it back (optimistic concurrency). */
+  resourceVersion?: string;
+  /** What the spec asks for. */
+  desired: AccountSpecView;
+  /** What Azure reports for the same settings (empty until it has reported). */
+  reported: AccountSpecView;
+  /** The settings that can change in place, as the spec holds them now. */
+  changeable: ChangeableSettings;
+  sync: SyncReport;
+  lastChangedBy?: string;
+  lastChangedAt?: string;
 }
 
 export interface ResourceGroup {

@@ -42,6 +42,11 @@ export const CLUSTER_CALLS = {
   // Deletion first records who asked on the object (a merge patch of annotations).
   annotateAccount: { ...ACCOUNTS, verb: 'patch', purpose: 'record the deletion request on the storage account' },
   deleteAccount: { ...ACCOUNTS, verb: 'delete', purpose: 'delete the storage account' },
+  // Changes in place are merge patches that carry metadata.resourceVersion (409 when stale).
+  changeAccount: { ...ACCOUNTS, verb: 'patch', purpose: 'change the storage account' },
+  dryRunChangeAccount: { ...ACCOUNTS, verb: 'patch', purpose: 'validate the change of the storage account' },
+  // Resync touches Crossplane's reconcile-request annotation.
+  requestReconcile: { ...ACCOUNTS, verb: 'patch', purpose: 'ask Crossplane to reconcile the storage account' },
   listResourceGroups: { ...RESOURCE_GROUPS, verb: 'list', purpose: 'list resource groups' },
   listAccountEvents: { ...EVENTS, verb: 'list', purpose: 'list events of the storage account' },
 } as const satisfies Record<string, ClusterCall>;

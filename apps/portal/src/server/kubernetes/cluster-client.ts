@@ -29,6 +29,9 @@ export interface ClusterClient {
   dryRunCreateAccount(body: object): Promise<unknown>;
   annotateAccount(name: string, annotations: Record<string, string>): Promise<unknown>;
   deleteAccount(name: string): Promise<unknown>;
+  changeAccount(name: string, patch: object): Promise<unknown>;
+  dryRunChangeAccount(name: string, patch: object): Promise<unknown>;
+  requestReconcile(name: string, annotations: Record<string, string>): Promise<unknown>;
   listResourceGroups(): Promise<unknown[]>;
   listAccountEvents(name: string, kind: string): Promise<CoreV1Event[]>;
 }
@@ -83,6 +86,7 @@ export function createClusterClient(config: KubeConfig, timeoutMs = DEFAULT_CALL
     }
   }
   const target = ({ group, version, resource }: ClusterCall) => ({ group, version, plural: resource });
+  const mergePatch = deadline(timeoutMs, [contentType(PatchStrategy.MergePatch)]);
 
   return {
     listAccounts: () =>
@@ -105,6 +109,18 @@ export function createClusterClient(config: KubeConfig, timeoutMs = DEFAULT_CALL
           { ...target(c), name, body: { metadata: { annotations } } },
           deadline(timeoutMs, [contentType(PatchStrategy.MergePatch)]),
         ),
+      ),
+    changeAccount: (name, body) =>
+      call('changeAccount', name, (c) =>
+        customObjects.patchClusterCustomObject({ ...target(c), name, body }, mergePatch),
+      ),
+    dryRunChangeAccount: (name, body) =>
+      call('dryRunChangeAccount', name, (c) =>
+        customObjects.patchClusterCustomObject({ ...target(c), name, body, dryRun: 'All' }, mergePatch),
+      ),
+    requestReconcile: (name, annotations) =>
+      call('requestReconcile', name, (c) =>
+        customObjects.patchClusterCustomObject({ ...target(c), name, body: { metadata: { annotations } } }, mergePatch),
       ),
     deleteAccount: (name) =>
       call('deleteAccount', name, (c) => customObjects.deleteClusterCustomObject({ ...target(c), name }, options)),

@@ -3,9 +3,11 @@ import type { CoreV1Event } from '@kubernetes/client-node';
 import { stringify } from 'yaml';
 import { ACCOUNT_KIND, buildAccountManifest, PORTAL_KEY_PREFIX, PORTAL_KEYS } from '@/lib/platform/account-manifest';
 import type { PlatformEvent, ResourceGroup, StorageAccountRequest } from '@/lib/platform/types';
+import { planChange, resyncAnnotations, staleVersion } from '../platform/account-change-plan';
 import { toStorageAccount } from '../platform/account-mapper';
 import type { AccountObject } from '../platform/account-object';
 import type { PlatformBackend, RequestContext } from '../platform/backend';
+import { ConflictError } from '../platform/errors';
 import type { ClusterClient } from './cluster-client';
 
 /** Annotations that record who asked for a deletion, beside the ones create writes. */
@@ -106,6 +108,24 @@ export function createKubernetesBackend(client: ClusterClient): PlatformBackend 
       });
       await client.deleteAccount(name);
       return { name };
+    },
+
+    async change(name, change, context, { dryRun }) {
+      const object = (await client.getAccount(name)) as AccountObject;
+      const { patch, changes } = planChange(object, change, context);
+      if (!patch) return { item: toStorageAccount(object), changes };
+      try {
+        const answer = dryRun ? await client.dryRunChangeAccount(name, patch) : await client.changeAccount(name, patch);
+        return { item: toStorageAccount(answer as AccountObject), changes };
+      } catch (error) {
+        // The object changed between our read and the patch: the API server's optimistic lock held.
+        if (error instanceof ConflictError) throw staleVersion(name, change.resourceVersion);
+        throw error;
+      }
+    },
+
+    async resync(name, context) {
+      return toStorageAccount((await client.requestReconcile(name, resyncAnnotations(context))) as AccountObject);
     },
 
     async listResourceGroups() {

@@ -2,6 +2,8 @@ import 'server-only';
 import { PORTAL_KEYS, SAFE_DEFAULTS } from '@/lib/platform/account-manifest';
 import type { AccountState, Condition, ObservedAccount, StorageAccount } from '@/lib/platform/types';
 import type { AccountObject, KubernetesCondition } from './account-object';
+import { specView, syncReport } from './account-sync';
+import { CHANGE_KEYS } from './change-annotations';
 
 function toCondition(raw: KubernetesCondition): Condition | undefined {
   if (!raw.type) return undefined;
@@ -96,6 +98,8 @@ export function toStorageAccount(object: AccountObject): StorageAccount {
   const tier = field('accountTier');
   const replication = field('accountReplicationType');
   const externalName = annotations[PORTAL_KEYS.externalName];
+  const desiredView = specView(desired);
+  const reportedView = specView(object.status?.atProvider);
 
   const account: StorageAccount = {
     name: metadata.name ?? '',
@@ -115,6 +119,19 @@ export function toStorageAccount(object: AccountObject): StorageAccount {
     state,
     conditions,
     observed: observed(object.status?.atProvider),
+    desired: desiredView,
+    reported: reportedView,
+    // The edit dialog starts from what the spec asks for, not from what Azure reported last.
+    changeable: {
+      ...(desiredView.accessTier ? { accessTier: desiredView.accessTier } : {}),
+      publicNetworkAccess: desiredView.publicNetworkAccess ?? false,
+      allowedIpRanges: desiredView.allowedIpRanges ?? [],
+      minTlsVersion: desiredView.minTlsVersion ?? SAFE_DEFAULTS.minTlsVersion,
+      httpsOnly: desiredView.httpsOnly ?? true,
+      ...(labels[PORTAL_KEYS.application] ? { application: labels[PORTAL_KEYS.application] } : {}),
+      ...(labels[PORTAL_KEYS.environment] ? { environment: labels[PORTAL_KEYS.environment] } : {}),
+    },
+    sync: syncReport(object, conditions, desiredView, reportedView),
   };
   const optional: Partial<StorageAccount> = {
     uid: metadata.uid,
@@ -134,6 +151,9 @@ export function toStorageAccount(object: AccountObject): StorageAccount {
     deletionRequestedBy: annotations[PORTAL_KEYS.deletionRequestedBy],
     requestId: annotations[PORTAL_KEYS.requestId],
     externalName: externalName && externalName !== metadata.name ? externalName : undefined,
+    resourceVersion: metadata.resourceVersion,
+    lastChangedBy: annotations[CHANGE_KEYS.changedBy],
+    lastChangedAt: annotations[CHANGE_KEYS.changedAt],
   };
   for (const [key, value] of Object.entries(optional)) {
     if (value !== undefined) (account as unknown as Record<string, unknown>)[key] = value;

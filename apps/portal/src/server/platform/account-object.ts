@@ -28,5 +28,7 @@ export interface AccountObject {
   status?: {
     conditions?: KubernetesCondition[];
     atProvider?: Record<string, unknown>;
+    /** The reconcile request (crossplane.io/reconcile-requested-at) Crossplane last handled. */
+    lastHandledReconcileAt?: string;
   };
 }

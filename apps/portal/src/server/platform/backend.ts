@@ -1,5 +1,6 @@
 import 'server-only';
 import type { Principal } from '@/lib/auth/permissions';
+import type { AccountChange, FieldChange } from '@/lib/platform/account-change';
 import type { AccountManifest } from '@/lib/platform/account-manifest';
 import type {
   PlatformEvent,
@@ -24,6 +25,13 @@ export interface DryRunResult {
   manifest: AccountManifest;
 }
 
+export interface ChangeResult {
+  /** The account as the change leaves it (for a dry run: as the cluster says it would). */
+  item: StorageAccount;
+  /** What the change changes; empty when it changes nothing. */
+  changes: FieldChange[];
+}
+
 /**
  * Everything the portal asks of the platform. Implementations: the mock backend (development
  * mode) and the Kubernetes backend (src/server/kubernetes/). Methods throw the errors of
@@ -40,6 +48,18 @@ export interface PlatformBackend {
   validate(request: StorageAccountRequest, context: RequestContext): Promise<DryRunResult>;
   /** Starts deletion; the resource may linger in state Deleting. @throws NotFoundError */
   delete(name: string, context: RequestContext): Promise<{ name: string }>;
+  /**
+   * Changes settings that can change in place, only if the object is still at change.resourceVersion.
+   * @throws NotFoundError, ConflictError (stale version), InvalidRequestError
+   */
+  change(
+    name: string,
+    change: AccountChange,
+    context: RequestContext,
+    options: { dryRun: boolean },
+  ): Promise<ChangeResult>;
+  /** Asks Crossplane to reconcile the account now, recording who asked. @throws NotFoundError */
+  resync(name: string, context: RequestContext): Promise<StorageAccount>;
   /** Resource groups a storage account may be placed in. */
   listResourceGroups(): Promise<ResourceGroup[]>;
   /** Events about one resource, oldest first. */

@@ -3,6 +3,7 @@ import { randomInt } from 'node:crypto';
 import { stringify } from 'yaml';
 import { buildAccountManifest, generatedNamePrefix, PORTAL_KEYS } from '@/lib/platform/account-manifest';
 import type { PlatformEvent, ResourceGroup, StorageAccountRequest } from '@/lib/platform/types';
+import { applyPlannedPatch, planChange, resyncAnnotations } from './account-change-plan';
 import { toStorageAccount } from './account-mapper';
 import type { AccountObject } from './account-object';
 import type { PlatformBackend, RequestContext } from './backend';
@@ -21,6 +22,7 @@ export const MOCK_RESOURCE_GROUPS: readonly ResourceGroup[] = [
 ];
 
 const MOCK_USER = 'development-mode';
+export const MOCK_RESOURCE_VERSION = '1';
 // The alphabet Kubernetes uses for generateName suffixes (no vowels, no look-alikes).
 const SUFFIX_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
 
@@ -59,6 +61,8 @@ function syntheticObject(name: string): AccountObject {
       ...manifest.metadata,
       name,
       uid: '00000000-0000-4000-8000-000000000000',
+      // Nothing is stored in development mode, so every read is this one version.
+      resourceVersion: MOCK_RESOURCE_VERSION,
       creationTimestamp: created,
       annotations: { ...manifest.metadata.annotations, [PORTAL_KEYS.externalName]: name },
     },
@@ -98,6 +102,22 @@ export function createMockBackend(): PlatformBackend {
       manifest: buildAccountManifest(request, { ...context, requestedAt: new Date().toISOString() }),
     }),
     delete: async (name) => ({ name }),
+    // A change is checked like on a cluster (version, rules) and answered as applied; nothing is kept.
+    change: async (name, change, context) => {
+      const object = syntheticObject(name);
+      const { patch, changes } = planChange(object, change, context);
+      if (!patch) return { item: toStorageAccount(object), changes };
+      const changed = applyPlannedPatch(object, patch);
+      // As if Azure had applied it at once: what it reports follows the new spec.
+      const atProvider: Record<string, unknown> = { ...changed.status?.atProvider, ...changed.spec?.forProvider };
+      if (!changed.spec?.forProvider?.networkRules) delete atProvider['networkRules'];
+      return { item: toStorageAccount({ ...changed, status: { ...changed.status, atProvider } }), changes };
+    },
+    resync: async (name, context) => {
+      const object = syntheticObject(name);
+      const annotations = { ...object.metadata?.annotations, ...resyncAnnotations(context) };
+      return toStorageAccount({ ...object, metadata: { ...object.metadata, annotations } });
+    },
     listResourceGroups: async () => MOCK_RESOURCE_GROUPS.map((group) => ({ ...group })),
     events: async (name): Promise<PlatformEvent[]> => {
       const created = new Date(Date.now() - 60 * 60 * 1000).toISOString();

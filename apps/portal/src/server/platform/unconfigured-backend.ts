@@ -14,6 +14,8 @@ export function createUnconfiguredBackend(reason: string): PlatformBackend {
     create: fail,
     validate: fail,
     delete: fail,
+    change: fail,
+    resync: fail,
     listResourceGroups: fail,
     events: fail,
     manifestYaml: fail,

@@ -205,7 +205,7 @@ describe('platform resources API in development mode', () => {
       const { PUT } = await routes();
       const response = await PUT(new Request(RESOURCES, { method: 'PUT' }));
       expect(response.status).toBe(405);
-      expect(response.headers.get('allow')).toBe('GET, POST, DELETE');
+      expect(response.headers.get('allow')).toBe('GET, POST, PATCH, DELETE');
       expect((await json(response)).error).toContain('PUT');
     });
   });

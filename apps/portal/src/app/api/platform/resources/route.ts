@@ -1,5 +1,6 @@
 import { handleRoute, methodNotAllowed } from '@/server/http/handle-route';
 import { readJsonBody } from '@/server/http/json-body';
+import { changeStorageAccount } from '@/server/platform/account-changes';
 import {
   createStorageAccount,
   deleteStorageAccount,
@@ -45,5 +46,16 @@ export const DELETE = handleRoute(
   { mutation: true, action: 'delete' },
 );
 
-export const PUT = methodNotAllowed(['GET', 'POST', 'DELETE']);
-export const PATCH = PUT;
+/** PATCH ?name=: changes settings that can change in place; `?dryRun=true` has the cluster check it only. */
+export const PATCH = handleRoute(
+  async (request, context) => {
+    const url = new URL(request.url);
+    const result = await changeStorageAccount(url.searchParams.get('name'), await readJsonBody(request), context, {
+      dryRun: url.searchParams.get('dryRun') === 'true',
+    });
+    return Response.json(result);
+  },
+  { mutation: true },
+);
+
+export const PUT = methodNotAllowed(['GET', 'POST', 'PATCH', 'DELETE']);

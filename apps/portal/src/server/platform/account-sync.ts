@@ -1,0 +1,120 @@
+import 'server-only';
+import type { AccountSpecView, Condition, SyncReport } from '@/lib/platform/types';
+import type { AccountObject } from './account-object';
+import { CHANGE_KEYS, RECONCILE_REQUESTED_AT } from './change-annotations';
+
+/**
+ * Desired (spec.forProvider) against observed (status.atProvider), in the portal's terms, and the
+ * drift report the detail page shows: Crossplane's conditions, values Azure reports differently,
+ * and spec edits made outside the portal since its last change.
+ */
+
+const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
+const flag = (value: unknown): boolean | undefined => (typeof value === 'boolean' ? value : undefined);
+
+function ipRules(networkRules: unknown): string[] | undefined {
+  if (networkRules === undefined) return undefined;
+  const first: unknown = Array.isArray(networkRules) ? networkRules[0] : networkRules;
+  if (typeof first !== 'object' || first === null) return [];
+  const rules = (first as { ipRules?: unknown }).ipRules;
+  return Array.isArray(rules) ? rules.filter((rule): rule is string => typeof rule === 'string').sort() : [];
+}
+
+/** Reads either side (forProvider or atProvider); fields it does not hold stay undefined. */
+export function specView(parameters: Record<string, unknown> | undefined): AccountSpecView {
+  if (!parameters) return {};
+  const view: AccountSpecView = {
+    location: text(parameters['location']),
+    resourceGroup: text(parameters['resourceGroupName']),
+    kind: text(parameters['accountKind']),
+    tier: text(parameters['accountTier']),
+    replication: text(parameters['accountReplicationType']),
+    accessTier: text(parameters['accessTier']),
+    publicNetworkAccess: flag(parameters['publicNetworkAccessEnabled']),
+    allowedIpRanges: ipRules(parameters['networkRules']),
+    httpsOnly: flag(parameters['httpsTrafficOnlyEnabled']),
+    minTlsVersion: text(parameters['minTlsVersion']),
+    sharedKeyAccess: flag(parameters['sharedAccessKeyEnabled']),
+    hierarchicalNamespace: flag(parameters['isHnsEnabled']),
+    sftpEnabled: flag(parameters['sftpEnabled']),
+    nfsv3Enabled: flag(parameters['nfsv3Enabled']),
+  };
+  for (const key of Object.keys(view) as (keyof AccountSpecView)[]) if (view[key] === undefined) delete view[key];
+  return view;
+}
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/** Settings both sides know and disagree on; a side that says nothing is no disagreement. */
+export function differingFields(desired: AccountSpecView, reported: AccountSpecView): string[] {
+  return (Object.keys(desired) as (keyof AccountSpecView)[]).filter(
+    (key) => reported[key] !== undefined && !same(desired[key], reported[key]),
+  );
+}
+
+function lastApplied(annotations: Record<string, string>): Record<string, unknown> | undefined {
+  const raw = annotations[CHANGE_KEYS.lastApplied];
+  if (!raw) return undefined;
+  try {
+    const parsed: unknown = JSON.parse(raw);
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
+      ? (parsed as Record<string, unknown>)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Keys of spec.forProvider whose value is not what the portal last applied. */
+export function changedSinceLastApplied(
+  forProvider: Record<string, unknown>,
+  annotations: Record<string, string>,
+): string[] {
+  const applied = lastApplied(annotations);
+  if (!applied) return [];
+  const keys = new Set([...Object.keys(applied), ...Object.keys(forProvider)]);
+  return [...keys].filter((key) => !same(applied[key] ?? null, forProvider[key] ?? null)).sort();
+}
+
+const describe = (condition: Condition) => [condition.reason, condition.message].filter(Boolean).join(': ');
+
+export function syncReport(
+  object: AccountObject,
+  conditions: readonly Condition[],
+  desired: AccountSpecView,
+  reported: AccountSpecView,
+): SyncReport {
+  const annotations = object.metadata?.annotations ?? {};
+  const forProvider = (object.spec?.forProvider ?? {}) as Record<string, unknown>;
+  const deleting = Boolean(object.metadata?.deletionTimestamp);
+  const reasons: string[] = [];
+
+  const synced = conditions.find((c) => c.type === 'Synced');
+  const ready = conditions.find((c) => c.type === 'Ready');
+  if (synced?.status === 'False') {
+    reasons.push(`Crossplane reports Synced=False: the desired state could not be applied (${describe(synced)})`);
+  }
+  if (!deleting && ready?.status === 'False' && ready.reason !== 'Creating' && ready.reason !== undefined) {
+    reasons.push(`Crossplane reports Ready=False: Azure does not report the account as available (${describe(ready)})`);
+  }
+  const differing = deleting ? [] : differingFields(desired, reported);
+  if (differing.length > 0) reasons.push(`Azure reports other values than the spec asks for: ${differing.join(', ')}`);
+  const outside = changedSinceLastApplied(forProvider, annotations);
+  if (outside.length > 0) {
+    reasons.push(`The spec was changed outside the portal since its last change: ${outside.join(', ')}`);
+  }
+
+  const report: SyncReport = {
+    inSync: reasons.length === 0,
+    reasons,
+    differingFields: differing,
+    changedOutsidePortal: outside,
+  };
+  const requestedAt = annotations[RECONCILE_REQUESTED_AT];
+  if (requestedAt) report.resyncRequestedAt = requestedAt;
+  const requestedBy = annotations[CHANGE_KEYS.resyncRequestedBy];
+  if (requestedBy) report.resyncRequestedBy = requestedBy;
+  const handled = (object.status as { lastHandledReconcileAt?: unknown } | undefined)?.lastHandledReconcileAt;
+  if (typeof handled === 'string' && handled) report.resyncHandledAt = handled;
+  return report;
+}
