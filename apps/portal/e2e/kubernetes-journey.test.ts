@@ -100,10 +100,10 @@ describe('portal on a Kubernetes cluster, in a browser', () => {
 
     await page.getByRole('link', { name, exact: true }).click();
     await page.getByRole('heading', { name, level: 1 }).waitFor();
-    const conditions = page.getByRole('table', { name: 'Conditions' });
-    await conditions.getByRole('row').filter({ hasText: 'Synced' }).filter({ hasText: 'ReconcileSuccess' }).waitFor();
-    await conditions.getByRole('row').filter({ hasText: 'Ready' }).filter({ hasText: 'Available' }).waitFor();
-    await page.getByRole('table', { name: 'Events' }).getByText('CreatedExternalResource').waitFor();
+    const conditions = page.getByRole('list', { name: 'Conditions' });
+    await conditions.getByText('Synced: True (ReconcileSuccess)').waitFor();
+    await conditions.getByText('Ready: True (Available)').waitFor();
+    await page.getByRole('list', { name: 'Events' }).getByText('CreatedExternalResource').waitFor();
     await page.getByText(`https://${name}.blob.core.windows.net/`).first().waitFor();
     const yaml = (await page.getByLabel('The resource as YAML').textContent()) ?? '';
     assert.ok(

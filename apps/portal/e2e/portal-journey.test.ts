@@ -139,14 +139,10 @@ describe('portal in development mode', () => {
     assert.equal(creates.length, 1, 'a double click sends one create');
   });
 
-  it('inventory shows the table with a filter and a refresh', async () => {
+  it('inventory shows a filter, a refresh and an empty state that leads to the catalog', async () => {
     const page = await open('/resources');
-    const table = page.getByRole('table', { name: 'Storage accounts' });
-    await table.waitFor();
-    for (const column of ['Name', 'Application', 'Resource group', 'Location', 'SKU', 'State', 'Age']) {
-      await table.getByRole('columnheader', { name: column, exact: true }).waitFor();
-    }
     await page.getByText('No storage accounts yet.').waitFor();
+    await page.getByRole('link', { name: 'Request a storage account' }).waitFor();
     await page.getByRole('textbox', { name: 'Filter resources' }).fill('shop');
     await page.getByRole('button', { name: 'Refresh the inventory' }).click();
     await screenshot(page, 'inventory');
@@ -162,9 +158,19 @@ describe('portal in development mode', () => {
     const page = await open('/resources/stdemo01');
     await page.getByRole('heading', { level: 1, name: 'stdemo01' }).waitFor();
     assert.equal(await page.title(), 'stdemo01 · Platform portal');
-    const conditions = page.getByRole('table', { name: 'Conditions' });
-    await conditions.getByRole('cell', { name: 'Ready', exact: true }).waitFor();
-    await page.getByRole('table', { name: 'Events' }).waitFor();
+    const conditions = page.getByRole('list', { name: 'Conditions' });
+    await conditions.getByText('Ready: True (Available)').waitFor();
+    await page.getByRole('list', { name: 'Events' }).getByText('CreatedExternalResource').waitFor();
+    await page.getByRole('link', { name: 'Back to resources' }).waitFor();
+    assert.match(
+      (await page.getByRole('link', { name: 'Open in the Azure portal' }).getAttribute('href')) ?? '',
+      /^https:\/\/portal\.azure\.com\/#@\/resource\/subscriptions\/.*\/storageAccounts\/stdemo01\/overview$/,
+    );
+    await page.getByRole('link', { name: 'https://stdemo01.blob.core.windows.net/' }).waitFor();
+    await page.getByRole('button', { name: 'Copy name' }).waitFor();
+    await page.getByRole('button', { name: 'Copy YAML' }).waitFor();
+    assert.match(await page.getByRole('region', { name: 'Network and security' }).innerText(), /TLS 1\.2/);
+    await page.getByRole('status').filter({ hasText: 'In sync' }).waitFor();
     assert.match(await page.getByLabel('The resource as YAML').innerText(), /kind: Account/);
     await screenshot(page, 'detail');
 

@@ -3,7 +3,7 @@ import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
 import Typography from '@mui/material/Typography';
 import type { Metadata } from 'next';
-import { LinkButton } from '@/components/common/LinkButton';
+import { LinkButton, LinkCardArea } from '@/components/common/LinkButton';
 import { PageHeader } from '@/components/common/PageHeader';
 import { PlatformProblem } from '@/components/common/PlatformProblem';
 import { ACCOUNT_STATES } from '@/lib/platform/types';
@@ -46,25 +46,24 @@ export default async function LandingPage() {
             gridTemplateColumns: { xs: '1fr 1fr', sm: 'repeat(3, 1fr)', lg: 'repeat(6, 1fr)' },
           }}
         >
-          <Box component="li">
-            <Card sx={{ height: '100%' }}>
-              <CardContent>
-                <Typography variant="h3" component="p" sx={{ fontSize: '2rem' }}>
-                  {loaded.value.length}
-                </Typography>
-                <Typography color="text.secondary">Total</Typography>
-              </CardContent>
-            </Card>
-          </Box>
-          {ACCOUNT_STATES.map((state) => (
-            <Box component="li" key={state}>
+          {[
+            { label: 'Total', href: '/resources', count: loaded.value.length },
+            ...ACCOUNT_STATES.map((state) => ({
+              label: state,
+              href: `/resources?state=${state}`,
+              count: loaded.value.filter((account) => account.state === state).length,
+            })),
+          ].map((tile) => (
+            <Box component="li" key={tile.label}>
               <Card sx={{ height: '100%' }}>
-                <CardContent>
-                  <Typography variant="h3" component="p" sx={{ fontSize: '2rem' }}>
-                    {loaded.value.filter((account) => account.state === state).length}
-                  </Typography>
-                  <Typography color="text.secondary">{state}</Typography>
-                </CardContent>
+                <LinkCardArea href={tile.href} sx={{ height: '100%' }}>
+                  <CardContent>
+                    <Typography variant="h3" component="p" sx={{ fontSize: '2rem' }}>
+                      {tile.count}
+                    </Typography>
+                    <Typography color="text.secondary">{tile.label}</Typography>
+                  </CardContent>
+                </LinkCardArea>
               </Card>
             </Box>
           ))}

@@ -1,14 +1,21 @@
 import Box from '@mui/material/Box';
+import Paper from '@mui/material/Paper';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableContainer from '@mui/material/TableContainer';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
 import Typography from '@mui/material/Typography';
 import type { Metadata } from 'next';
-import { LinkButton } from '@/components/common/LinkButton';
+import { AppLink, LinkButton } from '@/components/common/LinkButton';
 import { PageHeader } from '@/components/common/PageHeader';
 import { PlatformProblem } from '@/components/common/PlatformProblem';
 import { AutoRefresh } from '@/components/resources/AutoRefresh';
-import { ResourceTable } from '@/components/resources/ResourceTable';
-import { anyUnsettled, toResourceRow } from '@/components/resources/rows';
+import { anyUnsettled } from '@/components/resources/rows';
+import { StateChip } from '@/components/resources/StateChip';
 import type { StorageAccount } from '@/lib/platform/types';
 import { loadPlatformData } from '@/server/platform/page-data';
 import { listStorageAccounts } from '@/server/platform/storage-accounts';
@@ -28,12 +35,11 @@ function groupByApplication(accounts: StorageAccount[]): [string, StorageAccount
 
 export default async function ApplicationsPage() {
   const loaded = await loadPlatformData(listStorageAccounts);
-  const now = Date.now();
   return (
     <>
       <PageHeader
         title="Applications"
-        description="Resources grouped by the application they belong to, as recorded when they were requested."
+        description="Storage accounts grouped by the application they belong to, as recorded when they were requested or last changed."
       />
       {!loaded.ok ? (
         <PlatformProblem message={loaded.message} status={loaded.status} />
@@ -52,26 +58,51 @@ export default async function ApplicationsPage() {
           </CardContent>
         </Card>
       ) : (
-        <Box sx={{ display: 'grid', gap: 3 }}>
+        <>
           <AutoRefresh active={anyUnsettled(loaded.value)} />
-          {groupByApplication(loaded.value).map(([application, accounts]) => {
-            const environments = [...new Set(accounts.map((account) => account.environment).filter(Boolean))].join(
-              ', ',
-            );
-            return (
-              <Box component="section" key={application} aria-label={application}>
-                <Typography variant="h2" gutterBottom>
-                  {application}
-                </Typography>
-                <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
-                  {accounts.length} storage account{accounts.length === 1 ? '' : 's'}
-                  {environments ? ` · environments: ${environments}` : ''}
-                </Typography>
-                <ResourceTable rows={accounts.map((account) => toResourceRow(account, now))} />
-              </Box>
-            );
-          })}
-        </Box>
+          <TableContainer component={Paper}>
+            <Table aria-label="Applications and their storage accounts" sx={{ tableLayout: 'fixed' }}>
+              <TableHead>
+                <TableRow>
+                  <TableCell>Application</TableCell>
+                  <TableCell>Environments</TableCell>
+                  <TableCell>Storage accounts</TableCell>
+                </TableRow>
+              </TableHead>
+              <TableBody>
+                {groupByApplication(loaded.value).map(([application, accounts]) => (
+                  <TableRow key={application} sx={{ verticalAlign: 'top' }}>
+                    <TableCell component="th" scope="row" sx={{ fontWeight: 600, overflowWrap: 'anywhere' }}>
+                      {application}
+                    </TableCell>
+                    <TableCell sx={{ overflowWrap: 'anywhere' }}>
+                      {[...new Set(accounts.map((account) => account.environment).filter(Boolean))].join(', ') || '—'}
+                    </TableCell>
+                    <TableCell>
+                      <Box component="ul" sx={{ listStyle: 'none', p: 0, m: 0, display: 'grid', gap: 0.5 }}>
+                        {accounts.map((account) => (
+                          <Box
+                            component="li"
+                            key={account.name}
+                            sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, alignItems: 'center', minWidth: 0 }}
+                          >
+                            <AppLink
+                              href={`/resources/${encodeURIComponent(account.name)}`}
+                              sx={{ fontWeight: 600, overflowWrap: 'anywhere' }}
+                            >
+                              {account.name}
+                            </AppLink>
+                            <StateChip state={account.state} />
+                          </Box>
+                        ))}
+                      </Box>
+                    </TableCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+          </TableContainer>
+        </>
       )}
     </>
   );

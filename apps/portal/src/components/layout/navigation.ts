@@ -4,6 +4,7 @@ export const NAVIGATION = [
   { href: '/catalog', label: 'Catalog', icon: 'catalog' },
   { href: '/resources', label: 'Resources', icon: 'resources' },
   { href: '/applications', label: 'Applications', icon: 'applications' },
+  { href: '/settings', label: 'Settings', icon: 'settings' },
 ] as const;
 
 export type NavigationIcon = (typeof NAVIGATION)[number]['icon'];

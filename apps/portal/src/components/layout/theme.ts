@@ -12,6 +12,10 @@ export const theme = createTheme({
       palette: {
         primary: { main: '#0b5cad' },
         secondary: { main: '#6b4fbb' },
+        // MUI's default warning and info colours are under 4.5:1 as text on white (outlined chips,
+        // links in alerts); these darker ones pass on both backgrounds.
+        warning: { main: '#b45309' },
+        info: { main: '#01579b' },
         background: { default: '#f5f7fa', paper: '#ffffff' },
       },
     },

@@ -1,29 +1,32 @@
 import Box from '@mui/material/Box';
+import Chip from '@mui/material/Chip';
+import Link from '@mui/material/Link';
 import Paper from '@mui/material/Paper';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
-import TableCell from '@mui/material/TableCell';
-import TableContainer from '@mui/material/TableContainer';
-import TableHead from '@mui/material/TableHead';
-import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
-import type { Condition, PlatformEvent, StorageAccount } from '@/lib/platform/types';
+import { CopyButton } from '@/components/common/CopyButton';
+import { formatAccountKind, formatSetting, formatSku, formatTlsVersion, yesNo } from '@/lib/platform/display';
+import type { AccountSpecView, Condition, PlatformEvent, StorageAccount } from '@/lib/platform/types';
 import { formatTimestamp } from './format';
 
-function Section({ title, children }: { title: string; children: ReactNode }) {
+export function Section({ title, children, action }: { title: string; children: ReactNode; action?: ReactNode }) {
   const id = `section-${title.toLowerCase().replace(/[^a-z]+/g, '-')}`;
   return (
     <Paper component="section" aria-labelledby={id} sx={{ p: 2, minWidth: 0 }}>
-      <Typography variant="h2" id={id} gutterBottom>
-        {title}
-      </Typography>
+      <Box sx={{ display: 'flex', gap: 1, alignItems: 'center', justifyContent: 'space-between', flexWrap: 'wrap' }}>
+        <Typography variant="h2" id={id} gutterBottom>
+          {title}
+        </Typography>
+        {action}
+      </Box>
       {children}
     </Paper>
   );
 }
 
-function Facts({ items }: { items: [string, ReactNode][] }) {
+type Fact = [string, ReactNode];
+
+function Facts({ items }: { items: Fact[] }) {
   return (
     <Box
       component="dl"
@@ -49,32 +52,49 @@ function Facts({ items }: { items: [string, ReactNode][] }) {
   );
 }
 
-const yesNo = (value: boolean) => (value ? 'Yes' : 'No');
+/** A value people copy often (ids, endpoints), with a button that copies it. */
+function Copyable({ value, label, href }: { value: string | undefined; label: string; href?: boolean }) {
+  if (!value) return <>—</>;
+  return (
+    <>
+      {href ? (
+        <Link href={value} target="_blank" rel="noopener noreferrer">
+          {value}
+        </Link>
+      ) : (
+        <Box component="span" sx={{ fontFamily: 'monospace' }}>
+          {value}
+        </Box>
+      )}
+      <CopyButton value={value} label={`Copy ${label}`} />
+    </>
+  );
+}
 
 export function SummarySection({ account }: { account: StorageAccount }) {
+  const items: Fact[] = [
+    ['Name', <Copyable key="name" value={account.name} label="name" />],
+    ['Application', account.application],
+    ['Environment', account.environment],
+    ['Resource group', account.resourceGroup],
+    ['Location', account.location],
+    ['Account kind', formatAccountKind(account.kind)],
+    ['Performance and replication', formatSku(account.sku)],
+    ['Access tier', account.accessTier],
+    ['Created', formatTimestamp(account.createdAt)],
+    ['Requested by', account.requestedBy],
+    ['Request id', <Copyable key="request" value={account.requestId} label="request id" />],
+    ['Kubernetes uid', <Copyable key="uid" value={account.uid} label="Kubernetes uid" />],
+  ];
+  if (account.externalName) items.push(['Name in Azure', account.externalName]);
+  if (account.lastChangedBy) {
+    items.push(['Last changed', `${formatTimestamp(account.lastChangedAt)} by ${account.lastChangedBy}`]);
+  }
+  if (account.deletionRequestedAt) items.push(['Deletion requested', formatTimestamp(account.deletionRequestedAt)]);
+  if (account.deletionRequestedBy) items.push(['Deletion requested by', account.deletionRequestedBy]);
   return (
     <Section title="Summary">
-      <Facts
-        items={[
-          ['Application', account.application],
-          ['Environment', account.environment],
-          ['Resource group', account.resourceGroup],
-          ['Location', account.location],
-          ['Account kind', account.kind],
-          ['SKU', account.sku],
-          ['Access tier', account.accessTier],
-          ['Created', formatTimestamp(account.createdAt)],
-          ['Requested by', account.requestedBy],
-          ['Request id', account.requestId],
-          ...(account.externalName ? ([['Name in Azure', account.externalName]] as [string, ReactNode][]) : []),
-          ...(account.deletionRequestedAt
-            ? ([['Deletion requested', formatTimestamp(account.deletionRequestedAt)]] as [string, ReactNode][])
-            : []),
-          ...(account.deletionRequestedBy
-            ? ([['Deletion requested by', account.deletionRequestedBy]] as [string, ReactNode][])
-            : []),
-        ]}
-      />
+      <Facts items={items} />
     </Section>
   );
 }
@@ -88,7 +108,7 @@ export function SettingsSection({ account }: { account: StorageAccount }) {
           ['Public network access', yesNo(s.publicNetworkAccess)],
           ['Allowed IP ranges', s.allowedIpRanges.length > 0 ? s.allowedIpRanges.join(', ') : 'None'],
           ['HTTPS only', yesNo(s.httpsOnly)],
-          ['Minimum TLS version', s.minTlsVersion],
+          ['Minimum TLS version', formatTlsVersion(s.minTlsVersion)],
           ['Shared key access', yesNo(s.sharedKeyAccess)],
           ['Hierarchical namespace', yesNo(s.hierarchicalNamespace)],
           ['SFTP', yesNo(s.sftpEnabled)],
@@ -104,26 +124,64 @@ export function SettingsSection({ account }: { account: StorageAccount }) {
 
 export function ObservedSection({ account }: { account: StorageAccount }) {
   const o = account.observed;
-  const entries: [string, ReactNode][] = [
-    ['Azure resource id', o.id],
-    ['Primary location', o.primaryLocation],
-    ['Secondary location', o.secondaryLocation],
-    ['Blob endpoint', o.primaryBlobEndpoint],
-    ['Data Lake endpoint', o.primaryDfsEndpoint],
-    ['File endpoint', o.primaryFileEndpoint],
-    ['Static website endpoint', o.primaryWebEndpoint],
-  ];
-  const known = entries.filter(([, value]) => value !== undefined);
+  const endpoint = (label: string, value: string | undefined): Fact | undefined =>
+    value ? [label, <Copyable key={label} value={value} label={label.toLowerCase()} href />] : undefined;
+  const entries = [
+    o.id ? (['Azure resource id', <Copyable key="id" value={o.id} label="Azure resource id" />] as Fact) : undefined,
+    o.primaryLocation ? (['Primary location', o.primaryLocation] as Fact) : undefined,
+    o.secondaryLocation ? (['Secondary location', o.secondaryLocation] as Fact) : undefined,
+    endpoint('Blob endpoint', o.primaryBlobEndpoint),
+    endpoint('Data Lake endpoint', o.primaryDfsEndpoint),
+    endpoint('File endpoint', o.primaryFileEndpoint),
+    endpoint('Static website endpoint', o.primaryWebEndpoint),
+  ].filter((entry): entry is Fact => entry !== undefined);
   return (
     <Section title="Observed in Azure">
-      {known.length > 0 ? (
-        <Facts items={known} />
+      {entries.length > 0 ? (
+        <Facts items={entries} />
       ) : (
         <Typography color="text.secondary" variant="body2">
           Azure has not reported this account yet.
         </Typography>
       )}
     </Section>
+  );
+}
+
+/**
+ * Records shown as a list of small blocks rather than a table: it reflows on a phone, never
+ * scrolls sideways, and reads in order with a screen reader.
+ */
+function RecordList({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <Box component="ul" aria-label={label} sx={{ listStyle: 'none', p: 0, m: 0, display: 'grid', gap: 1 }}>
+      {children}
+    </Box>
+  );
+}
+
+function RecordItem({ title, meta, children }: { title: ReactNode; meta?: ReactNode; children?: ReactNode }) {
+  return (
+    <Box
+      component="li"
+      sx={{ border: 1, borderColor: 'divider', borderRadius: 1, px: 1.5, py: 1, minWidth: 0, overflowWrap: 'anywhere' }}
+    >
+      <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, alignItems: 'baseline', justifyContent: 'space-between' }}>
+        <Typography variant="body2" component="div" sx={{ fontWeight: 600, m: 0 }}>
+          {title}
+        </Typography>
+        {meta ? (
+          <Typography variant="body2" color="text.secondary" component="p" sx={{ m: 0 }}>
+            {meta}
+          </Typography>
+        ) : null}
+      </Box>
+      {children ? (
+        <Typography variant="body2" component="div" sx={{ mt: 0.5 }}>
+          {children}
+        </Typography>
+      ) : null}
+    </Box>
   );
 }
 
@@ -135,30 +193,17 @@ export function ConditionsSection({ conditions }: { conditions: Condition[] }) {
           No conditions reported yet.
         </Typography>
       ) : (
-        <TableContainer>
-          <Table size="small" aria-label="Conditions">
-            <TableHead>
-              <TableRow>
-                <TableCell>Type</TableCell>
-                <TableCell>Status</TableCell>
-                <TableCell>Reason</TableCell>
-                <TableCell>Message</TableCell>
-                <TableCell>Since</TableCell>
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {conditions.map((condition) => (
-                <TableRow key={condition.type}>
-                  <TableCell>{condition.type}</TableCell>
-                  <TableCell>{condition.status}</TableCell>
-                  <TableCell>{condition.reason ?? '—'}</TableCell>
-                  <TableCell sx={{ overflowWrap: 'anywhere' }}>{condition.message ?? '—'}</TableCell>
-                  <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatTimestamp(condition.lastTransitionTime)}</TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-        </TableContainer>
+        <RecordList label="Conditions">
+          {conditions.map((condition) => (
+            <RecordItem
+              key={condition.type}
+              title={`${condition.type}: ${condition.status}${condition.reason ? ` (${condition.reason})` : ''}`}
+              meta={`since ${formatTimestamp(condition.lastTransitionTime)}`}
+            >
+              {condition.message}
+            </RecordItem>
+          ))}
+        </RecordList>
       )}
     </Section>
   );
@@ -172,32 +217,24 @@ export function EventsSection({ events }: { events: PlatformEvent[] }) {
           No events.
         </Typography>
       ) : (
-        <TableContainer>
-          <Table size="small" aria-label="Events">
-            <TableHead>
-              <TableRow>
-                <TableCell>Type</TableCell>
-                <TableCell>Reason</TableCell>
-                <TableCell>Message</TableCell>
-                <TableCell>Count</TableCell>
-                <TableCell>Last seen</TableCell>
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {events.map((event, index) => (
-                <TableRow key={`${event.reason}-${index}`}>
-                  <TableCell>{event.type}</TableCell>
-                  <TableCell>{event.reason}</TableCell>
-                  <TableCell sx={{ overflowWrap: 'anywhere' }}>{event.message}</TableCell>
-                  <TableCell>{event.count}</TableCell>
-                  <TableCell sx={{ whiteSpace: 'nowrap' }}>
-                    {formatTimestamp(event.lastTimestamp ?? event.firstTimestamp)}
-                  </TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-        </TableContainer>
+        <RecordList label="Events">
+          {events.map((event, index) => (
+            <RecordItem
+              key={`${event.reason}-${index}`}
+              title={
+                <>
+                  {event.type === 'Warning' ? (
+                    <Chip size="small" color="warning" variant="outlined" label="Warning" sx={{ mr: 1 }} />
+                  ) : null}
+                  {event.reason}
+                </>
+              }
+              meta={`${event.count > 1 ? `${event.count} times, last ` : ''}${formatTimestamp(event.lastTimestamp ?? event.firstTimestamp)}`}
+            >
+              {event.message}
+            </RecordItem>
+          ))}
+        </RecordList>
       )}
     </Section>
   );
@@ -205,7 +242,7 @@ export function EventsSection({ events }: { events: PlatformEvent[] }) {
 
 export function YamlSection({ yaml }: { yaml: string }) {
   return (
-    <Section title="YAML">
+    <Section title="YAML" action={<CopyButton value={yaml} label="Copy YAML" />}>
       <Box
         component="pre"
         tabIndex={0}
@@ -215,5 +252,71 @@ export function YamlSection({ yaml }: { yaml: string }) {
         {yaml}
       </Box>
     </Section>
+  );
+}
+
+/** The settings compared between spec and Azure, in the order people think of them. */
+export const COMPARED_SETTINGS: [keyof AccountSpecView, string][] = [
+  ['location', 'Location'],
+  ['kind', 'Account kind'],
+  ['tier', 'Performance tier'],
+  ['replication', 'Replication'],
+  ['accessTier', 'Access tier'],
+  ['publicNetworkAccess', 'Public network access'],
+  ['allowedIpRanges', 'Allowed IP ranges'],
+  ['httpsOnly', 'HTTPS only'],
+  ['minTlsVersion', 'Minimum TLS version'],
+  ['sharedKeyAccess', 'Shared key access'],
+  ['hierarchicalNamespace', 'Hierarchical namespace'],
+  ['sftpEnabled', 'SFTP'],
+  ['nfsv3Enabled', 'NFSv3'],
+];
+
+/** Desired (spec) beside observed (what Azure reports), one block per setting; differences marked. */
+export function DesiredObservedList({ account }: { account: StorageAccount }) {
+  const differing = new Set(account.sync.differingFields);
+  const reported = Object.keys(account.reported).length > 0;
+  return (
+    <RecordList label="Desired and observed settings">
+      {COMPARED_SETTINGS.filter(
+        ([key]) => account.desired[key] !== undefined || account.reported[key] !== undefined,
+      ).map(([key, label]) => {
+        const differs = differing.has(key);
+        return (
+          <Box
+            component="li"
+            key={key}
+            sx={{
+              display: 'grid',
+              gridTemplateColumns: { xs: '1fr', sm: 'minmax(10rem, 1fr) 1fr 1fr' },
+              gap: { xs: 0.25, sm: 2 },
+              px: 1.5,
+              py: 0.75,
+              border: 1,
+              borderRadius: 1,
+              borderColor: differs ? 'warning.main' : 'divider',
+              overflowWrap: 'anywhere',
+            }}
+          >
+            <Typography variant="body2" component="div" sx={{ m: 0, fontWeight: 600 }}>
+              {label}
+              {differs ? <Chip size="small" color="warning" variant="outlined" label="differs" sx={{ ml: 1 }} /> : null}
+            </Typography>
+            <Typography variant="body2" component="p" sx={{ m: 0 }}>
+              <Box component="span" sx={{ color: 'text.secondary' }}>
+                Desired:{' '}
+              </Box>
+              {formatSetting(key, account.desired[key])}
+            </Typography>
+            <Typography variant="body2" component="p" sx={{ m: 0 }}>
+              <Box component="span" sx={{ color: 'text.secondary' }}>
+                Azure reports:{' '}
+              </Box>
+              {reported ? formatSetting(key, account.reported[key]) : 'not yet reported'}
+            </Typography>
+          </Box>
+        );
+      })}
+    </RecordList>
   );
 }

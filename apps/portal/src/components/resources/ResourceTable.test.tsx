@@ -1,4 +1,4 @@
-import { render, screen } from '@testing-library/react';
+import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { ResourceTable, type ResourceRow } from './ResourceTable';
@@ -28,17 +28,22 @@ const rows: ResourceRow[] = [
 ];
 
 describe('inventory table', () => {
-  it('lists every resource with a link to its page', () => {
+  it('lists every resource with a link to its page, as a table and as cards for phones', () => {
     render(<ResourceTable rows={rows} />);
-    expect(screen.getByRole('link', { name: 'stshop01' })).toHaveAttribute('href', '/resources/stshop01');
-    expect(screen.getAllByRole('row')).toHaveLength(3);
+    const table = screen.getByRole('table', { name: 'Storage accounts' });
+    expect(within(table).getByRole('link', { name: 'stshop01' })).toHaveAttribute('href', '/resources/stshop01');
+    expect(within(table).getAllByRole('row')).toHaveLength(3);
+    const cards = screen.getByRole('list', { name: 'Storage accounts' });
+    expect(within(cards).getAllByRole('listitem')).toHaveLength(2);
+    expect(within(cards).getByRole('link', { name: 'stbilling02' })).toHaveAttribute('href', '/resources/stbilling02');
+    expect(within(cards).getByText('billing · rg-b · northeurope · Premium_ZRS · 5m old')).toBeInTheDocument();
   });
 
   it('filters on any column', async () => {
     render(<ResourceTable rows={rows} />);
     await userEvent.type(screen.getByRole('textbox', { name: 'Filter resources' }), 'premium');
     expect(screen.queryByRole('link', { name: 'stshop01' })).toBeNull();
-    expect(screen.getByRole('link', { name: 'stbilling02' })).toBeInTheDocument();
+    expect(screen.getAllByRole('link', { name: 'stbilling02' })).toHaveLength(2);
     await userEvent.clear(screen.getByRole('textbox', { name: 'Filter resources' }));
     await userEvent.type(screen.getByRole('textbox', { name: 'Filter resources' }), 'nothing-like-this');
     expect(screen.getByText('No resources match "nothing-like-this".')).toBeInTheDocument();
@@ -47,6 +52,11 @@ describe('inventory table', () => {
   it('says so when there is nothing yet', () => {
     render(<ResourceTable rows={[]} />);
     expect(screen.getByText('No storage accounts yet.')).toBeInTheDocument();
+    expect(screen.queryByRole('table')).toBeNull();
+    expect(screen.getByRole('link', { name: 'Request a storage account' })).toHaveAttribute(
+      'href',
+      '/catalog/azure-storage',
+    );
   });
 
   it('refreshes the server data on request', async () => {

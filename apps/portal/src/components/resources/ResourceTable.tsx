@@ -41,7 +41,22 @@ function matches(row: ResourceRow, filter: string): boolean {
   );
 }
 
-export function ResourceTable({ rows }: { rows: ResourceRow[] }) {
+function NameLink({ name }: { name: string }) {
+  return (
+    <Link component={NextLink} href={`/resources/${encodeURIComponent(name)}`} sx={{ fontWeight: 600 }}>
+      {name}
+    </Link>
+  );
+}
+
+export function ResourceTable({
+  rows,
+  emptyMessage = 'No storage accounts yet.',
+}: {
+  rows: ResourceRow[];
+  /** Said when there are no rows at all (e.g. none in the state the page filters by). */
+  emptyMessage?: string;
+}) {
   const router = useRouter();
   const [filter, setFilter] = useState('');
   const [refreshing, startRefresh] = useTransition();
@@ -49,7 +64,7 @@ export function ResourceTable({ rows }: { rows: ResourceRow[] }) {
 
   return (
     <Paper>
-      <Box sx={{ display: 'flex', gap: 1, alignItems: 'center', p: 2 }}>
+      <Box sx={{ display: 'flex', gap: 1, alignItems: 'center', p: 2, minWidth: 0 }}>
         <TextField
           label="Filter resources"
           placeholder="Name, application, group, location, SKU or state"
@@ -79,53 +94,85 @@ export function ResourceTable({ rows }: { rows: ResourceRow[] }) {
           </span>
         </Tooltip>
       </Box>
-      <TableContainer>
-        <Table size="small" aria-label="Storage accounts">
-          <TableHead>
-            <TableRow>
-              <TableCell>Name</TableCell>
-              <TableCell>Application</TableCell>
-              <TableCell>Resource group</TableCell>
-              <TableCell>Location</TableCell>
-              <TableCell>SKU</TableCell>
-              <TableCell>State</TableCell>
-              <TableCell>Age</TableCell>
-            </TableRow>
-          </TableHead>
-          <TableBody>
+      {rows.length === 0 ? (
+        <Box sx={{ px: 2, pb: 3, pt: 1, textAlign: 'center' }}>
+          <Typography color="text.secondary" sx={{ mb: 1 }}>
+            {emptyMessage}
+          </Typography>
+          <Link component={NextLink} href="/catalog/azure-storage">
+            Request a storage account
+          </Link>
+        </Box>
+      ) : visible.length === 0 ? (
+        <Typography color="text.secondary" sx={{ px: 2, pb: 3, pt: 1, textAlign: 'center', overflowWrap: 'anywhere' }}>
+          No resources match &quot;{filter}&quot;.
+        </Typography>
+      ) : (
+        <>
+          {/* Wide screens: a table. Phones: one card per account, so nothing sits off-screen. */}
+          <TableContainer sx={{ display: { xs: 'none', md: 'block' } }}>
+            <Table size="small" aria-label="Storage accounts">
+              <TableHead>
+                <TableRow>
+                  <TableCell>Name</TableCell>
+                  <TableCell>Application</TableCell>
+                  <TableCell>Resource group</TableCell>
+                  <TableCell>Location</TableCell>
+                  <TableCell>SKU</TableCell>
+                  <TableCell>State</TableCell>
+                  <TableCell>Age</TableCell>
+                </TableRow>
+              </TableHead>
+              <TableBody>
+                {visible.map((row) => (
+                  <TableRow key={row.name} hover>
+                    <TableCell>
+                      <NameLink name={row.name} />
+                    </TableCell>
+                    <TableCell>{row.application ?? '—'}</TableCell>
+                    <TableCell>{row.resourceGroup ?? '—'}</TableCell>
+                    <TableCell>{row.location ?? '—'}</TableCell>
+                    <TableCell>{row.sku ?? '—'}</TableCell>
+                    <TableCell>
+                      <StateChip state={row.state} {...(row.stateDetail ? { title: row.stateDetail } : {})} />
+                    </TableCell>
+                    <TableCell>{row.age}</TableCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+          </TableContainer>
+          <Box
+            component="ul"
+            aria-label="Storage accounts"
+            sx={{ display: { xs: 'grid', md: 'none' }, gap: 1, listStyle: 'none', m: 0, px: 2, pb: 2 }}
+          >
             {visible.map((row) => (
-              <TableRow key={row.name} hover>
-                <TableCell>
-                  <Link
-                    component={NextLink}
-                    href={`/resources/${encodeURIComponent(row.name)}`}
-                    sx={{ fontWeight: 600 }}
-                  >
-                    {row.name}
-                  </Link>
-                </TableCell>
-                <TableCell>{row.application ?? '—'}</TableCell>
-                <TableCell>{row.resourceGroup ?? '—'}</TableCell>
-                <TableCell>{row.location ?? '—'}</TableCell>
-                <TableCell>{row.sku ?? '—'}</TableCell>
-                <TableCell>
+              <Box
+                component="li"
+                key={row.name}
+                sx={{
+                  border: 1,
+                  borderColor: 'divider',
+                  borderRadius: 1,
+                  p: 1.5,
+                  minWidth: 0,
+                  overflowWrap: 'anywhere',
+                }}
+              >
+                <Box sx={{ display: 'flex', justifyContent: 'space-between', gap: 1, alignItems: 'center' }}>
+                  <NameLink name={row.name} />
                   <StateChip state={row.state} {...(row.stateDetail ? { title: row.stateDetail } : {})} />
-                </TableCell>
-                <TableCell>{row.age}</TableCell>
-              </TableRow>
+                </Box>
+                <Typography variant="body2" color="text.secondary" sx={{ mt: 0.5 }}>
+                  {[row.application, row.resourceGroup, row.location, row.sku].filter(Boolean).join(' · ')}
+                  {` · ${row.age} old`}
+                </Typography>
+              </Box>
             ))}
-            {visible.length === 0 ? (
-              <TableRow>
-                <TableCell colSpan={7}>
-                  <Typography color="text.secondary" sx={{ py: 2, textAlign: 'center' }}>
-                    {rows.length === 0 ? 'No storage accounts yet.' : `No resources match "${filter}".`}
-                  </Typography>
-                </TableCell>
-              </TableRow>
-            ) : null}
-          </TableBody>
-        </Table>
-      </TableContainer>
+          </Box>
+        </>
+      )}
     </Paper>
   );
 }

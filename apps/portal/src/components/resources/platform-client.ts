@@ -7,7 +7,7 @@ export type ApiResult<T> = { ok: true; value: T } | { ok: false; status: number;
 
 const RESOURCES = '/api/platform/resources';
 
-async function call<T>(input: string, init: RequestInit): Promise<ApiResult<T>> {
+export async function call<T>(input: string, init: RequestInit): Promise<ApiResult<T>> {
   let response: Response;
   try {
     response = await fetch(input, {

@@ -1,12 +1,14 @@
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
+import Chip from '@mui/material/Chip';
 import type { Metadata } from 'next';
-import { LinkButton } from '@/components/common/LinkButton';
+import { AppLink, LinkButton } from '@/components/common/LinkButton';
 import { PageHeader } from '@/components/common/PageHeader';
 import { PlatformProblem } from '@/components/common/PlatformProblem';
 import { AutoRefresh } from '@/components/resources/AutoRefresh';
 import { ResourceTable } from '@/components/resources/ResourceTable';
 import { anyUnsettled, toResourceRow } from '@/components/resources/rows';
+import { ACCOUNT_STATES } from '@/lib/platform/types';
 import { loadPlatformData } from '@/server/platform/page-data';
 import { listStorageAccounts } from '@/server/platform/storage-accounts';
 
@@ -15,9 +17,11 @@ export const metadata: Metadata = { title: 'Resources' };
 export default async function ResourcesPage({
   searchParams,
 }: {
-  searchParams: Promise<{ deleted?: string | string[] }>;
+  searchParams: Promise<{ deleted?: string | string[]; state?: string | string[] }>;
 }) {
-  const { deleted } = await searchParams;
+  const { deleted, state } = await searchParams;
+  // Only a known state filters; anything else shows everything rather than an empty page.
+  const stateFilter = ACCOUNT_STATES.find((known) => known === state);
   const loaded = await loadPlatformData(listStorageAccounts);
   const now = Date.now();
   return (
@@ -38,10 +42,23 @@ export default async function ResourcesPage({
       ) : null}
       {loaded.ok ? (
         <>
-          <Box sx={{ mb: 1, minHeight: 24 }}>
+          <Box sx={{ mb: 1, minHeight: 24, display: 'flex', gap: 1, alignItems: 'center', flexWrap: 'wrap' }}>
+            {stateFilter ? (
+              <>
+                <Chip label={`State: ${stateFilter}`} color="primary" variant="outlined" size="small" />
+                <AppLink href="/resources">Show every state</AppLink>
+              </>
+            ) : null}
             <AutoRefresh active={anyUnsettled(loaded.value)} />
           </Box>
-          <ResourceTable rows={loaded.value.map((account) => toResourceRow(account, now))} />
+          <ResourceTable
+            rows={loaded.value
+              .filter((account) => !stateFilter || account.state === stateFilter)
+              .map((account) => toResourceRow(account, now))}
+            {...(stateFilter && loaded.value.length > 0
+              ? { emptyMessage: `No storage accounts are ${stateFilter.toLowerCase()}.` }
+              : {})}
+          />
         </>
       ) : (
         <PlatformProblem message={loaded.message} status={loaded.status} />

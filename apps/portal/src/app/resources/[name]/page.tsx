@@ -1,13 +1,19 @@
+import ArrowBack from '@mui/icons-material/ArrowBack';
+import OpenInNew from '@mui/icons-material/OpenInNew';
 import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { Suspense } from 'react';
+import { LinkButton } from '@/components/common/LinkButton';
 import { LoadingState } from '@/components/common/LoadingState';
+import { RefreshButton } from '@/components/common/RefreshButton';
 import { PageHeader } from '@/components/common/PageHeader';
 import { PlatformProblem } from '@/components/common/PlatformProblem';
 import { AutoRefresh } from '@/components/resources/AutoRefresh';
 import { DeleteResourceDialog } from '@/components/resources/DeleteResourceDialog';
+import { EditAccountDialog } from '@/components/resources/EditAccountDialog';
 import {
   ConditionsSection,
   EventsSection,
@@ -17,7 +23,11 @@ import {
   YamlSection,
 } from '@/components/resources/ResourceDetail';
 import { StateChip } from '@/components/resources/StateChip';
-import { UNSETTLED_STATES } from '@/lib/platform/types';
+import { SyncSection } from '@/components/resources/SyncSection';
+import { azurePortalUrl, formatAccountKind, formatReplication, yesNo } from '@/lib/platform/display';
+import { ACCESS_TIER_KINDS, type AccountKind } from '@/lib/platform/storage-rules';
+import { UNSETTLED_STATES, type StorageAccount } from '@/lib/platform/types';
+import { fixedCombination } from '@/server/platform/account-change-plan';
 import { loadPlatformData } from '@/server/platform/page-data';
 import { getStorageAccount, getStorageAccountActivity } from '@/server/platform/storage-accounts';
 
@@ -40,6 +50,29 @@ async function ResourceActivity({ name }: { name: string }) {
   );
 }
 
+const backLink = (
+  <LinkButton href="/resources" size="small" startIcon={<ArrowBack />} sx={{ mb: 1 }}>
+    Back to resources
+  </LinkButton>
+);
+
+/** The settings an existing account keeps for life, with their current values, for the edit dialog. */
+function fixedSettings(account: StorageAccount): { field: string; value: string }[] {
+  const { desired, settings } = account;
+  return [
+    { field: 'name', value: account.name },
+    { field: 'resourceGroup', value: desired.resourceGroup ?? '—' },
+    { field: 'location', value: desired.location ?? '—' },
+    { field: 'accountKind', value: formatAccountKind(desired.kind) },
+    { field: 'accountTier', value: desired.tier ?? '—' },
+    { field: 'replicationType', value: formatReplication(desired.replication) },
+    { field: 'hierarchicalNamespace', value: yesNo(settings.hierarchicalNamespace) },
+    { field: 'sftpEnabled', value: yesNo(settings.sftpEnabled) },
+    { field: 'nfsv3Enabled', value: yesNo(settings.nfsv3Enabled) },
+    { field: 'sharedKeyAccess', value: yesNo(settings.sharedKeyAccess) },
+  ];
+}
+
 // Deliberately no loading.tsx here: the account is read before anything streams, so a missing
 // resource answers with a real HTTP 404; the slower parts have their own loading state below.
 export default async function ResourcePage({ params }: Params) {
@@ -50,14 +83,17 @@ export default async function ResourcePage({ params }: Params) {
   if (!loaded.ok) {
     return (
       <>
+        {backLink}
         <PageHeader title={name} />
         <PlatformProblem message={loaded.message} status={loaded.status} />
       </>
     );
   }
   const account = loaded.value;
+  const deleting = account.state === 'Deleting';
   return (
     <>
+      {backLink}
       <PageHeader
         title={account.name}
         description={
@@ -66,15 +102,41 @@ export default async function ResourcePage({ params }: Params) {
             <StateChip state={account.state} />
             {account.stateDetail ? <span>{account.stateDetail}</span> : null}
             <AutoRefresh active={UNSETTLED_STATES.includes(account.state)} />
+            <RefreshButton />
           </Box>
         }
-        actions={<DeleteResourceDialog name={account.name} disabled={account.state === 'Deleting'} />}
+        actions={
+          <>
+            <Button
+              variant="text"
+              href={azurePortalUrl(account)}
+              target="_blank"
+              rel="noopener noreferrer"
+              endIcon={<OpenInNew />}
+            >
+              Open in the Azure portal
+            </Button>
+            {account.resourceVersion ? (
+              <EditAccountDialog
+                name={account.name}
+                resourceVersion={account.resourceVersion}
+                current={account.changeable}
+                accessTierApplies={ACCESS_TIER_KINDS.includes(account.desired.kind as AccountKind)}
+                combination={fixedCombination(account)}
+                fixed={fixedSettings(account)}
+                disabled={deleting}
+              />
+            ) : null}
+            <DeleteResourceDialog name={account.name} disabled={deleting} />
+          </>
+        }
       />
       <Stack spacing={2}>
         <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', lg: '1fr 1fr' } }}>
           <SummarySection account={account} />
           <SettingsSection account={account} />
         </Box>
+        <SyncSection account={account} />
         <ObservedSection account={account} />
         <ConditionsSection conditions={account.conditions} />
         <Suspense fallback={<LoadingState label="Loading events and YAML" />}>

@@ -1,0 +1,79 @@
+import 'server-only';
+import { loadConfig } from './config';
+import { loadClusterConfig } from './kubernetes/cluster-config';
+import { platformMode } from './platform/storage-accounts';
+
+/**
+ * The portal's effective configuration, for the settings page: every parsed setting (so new ones
+ * appear without touching this page), the cluster it talks to, and never a secret's value.
+ */
+
+export interface SettingEntry {
+  label: string;
+  value: string;
+}
+
+/** Names of settings whose values must never be shown, only whether they are set. */
+const SECRET_NAME = /secret|password|token|key|cookie|credential/i;
+
+function label(name: string): string {
+  const words = name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+function show(value: unknown): string {
+  if (value === undefined || value === null || value === '') return 'not set';
+  if (typeof value === 'boolean') return value ? 'yes' : 'no';
+  if (Array.isArray(value)) return value.length === 0 ? 'none' : value.map((item) => show(item)).join(', ');
+  if (value instanceof URL) return value.origin;
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number') return String(value);
+  return JSON.stringify(value) ?? 'not set';
+}
+
+export function portalSettings(): SettingEntry[] {
+  const config = loadConfig() as unknown as Record<string, unknown>;
+  const entries: SettingEntry[] = [
+    {
+      label: 'Mode',
+      value:
+        platformMode() === 'mock'
+          ? 'development mode: mocked platform data, no cluster contacted'
+          : 'cluster: Crossplane accounts through the Kubernetes API',
+    },
+  ];
+  for (const [name, value] of Object.entries(config)) {
+    if (name === 'mockPlatform') continue;
+    entries.push({
+      label: label(name),
+      value: SECRET_NAME.test(name) ? (value === undefined || value === '' ? 'not set' : 'set (hidden)') : show(value),
+    });
+  }
+  return entries;
+}
+
+/** The kubeconfig's current context, cluster and user names: where the portal points, no credentials. */
+export function clusterSettings(): SettingEntry[] {
+  if (platformMode() === 'mock') return [{ label: 'Cluster', value: 'none: development mode contacts no cluster' }];
+  try {
+    const kubeconfig = loadClusterConfig();
+    const cluster = kubeconfig.getCurrentCluster();
+    const user = kubeconfig.getCurrentUser();
+    return [
+      { label: 'Context', value: kubeconfig.getCurrentContext() || 'not set' },
+      { label: 'Cluster', value: cluster?.name ?? 'not set' },
+      { label: 'API server', value: cluster?.server ?? 'not set' },
+      { label: 'User', value: user?.name ?? 'not set' },
+      {
+        label: 'Found through',
+        value: process.env['KUBECONFIG']
+          ? 'KUBECONFIG'
+          : process.env['KUBERNETES_SERVICE_HOST']
+            ? 'in-cluster service account or ~/.kube/config'
+            : '~/.kube/config',
+      },
+    ];
+  } catch (error) {
+    return [{ label: 'Cluster', value: error instanceof Error ? error.message : 'not configured' }];
+  }
+}
