@@ -59,7 +59,7 @@ before(async () => {
   directory = mkdtempSync(join(tmpdir(), 'portal-change-journey-'));
   const kubeconfigPath = join(directory, 'kubeconfig');
   standIn.writeKubeconfig(kubeconfigPath);
-  portal = await startPortalServer({ kubeconfigPath });
+  portal = await startPortalServer({ kubeconfigPath, env: { PORTAL_AUTH: 'none' } });
   browser = await launchBrowser();
   const created = await api('/resources', {
     method: 'POST',

@@ -37,19 +37,29 @@ interface Item {
 type Body = { item: Item; changes?: { field: string }[]; error?: string; fields?: Record<string, string> };
 
 const json = async (response: Response) => (await response.json()) as Body;
-const headers = (extra: Record<string, string> = {}) => ({ host: 'portal.test', origin: ORIGIN, ...extra });
+const headers = (extra: Record<string, string> = {}) => ({
+  host: 'portal.test',
+  origin: ORIGIN,
+  'x-forwarded-user': 'platform-admin',
+  'x-forwarded-groups': 'portal-admins',
+  ...extra,
+});
 
 function patch(name: string, body: unknown, dryRun = false): Request {
   return new Request(`${RESOURCES}?name=${name}${dryRun ? '&dryRun=true' : ''}`, {
     method: 'PATCH',
-    headers: headers({ 'content-type': 'application/json', 'x-forwarded-email': 'owner@books.example' }),
+    headers: headers({
+      'content-type': 'application/json',
+      'x-forwarded-email': 'owner@books.example',
+      'x-forwarded-groups': 'portal-admins',
+    }),
     body: JSON.stringify(body),
   });
 }
 
 async function read(name: string): Promise<Item> {
   const { resources } = await routes();
-  return (await json(await resources.GET(new Request(`${RESOURCES}?name=${name}`)))).item;
+  return (await json(await resources.GET(new Request(`${RESOURCES}?name=${name}`, { headers: headers() })))).item;
 }
 
 async function readyAccount(name: string): Promise<Item> {
@@ -88,6 +98,9 @@ afterAll(async () => {
 beforeEach(() => {
   vi.stubEnv('PORTAL_MOCK_PLATFORM', 'false');
   vi.stubEnv('KUBECONFIG', cluster.kubeconfigPath);
+  // Proxy mode: the forwarded identity is the signed-in user, an admin through its group.
+  vi.stubEnv('PORTAL_AUTH', 'proxy');
+  vi.stubEnv('PORTAL_ADMIN_GROUPS', 'portal-admins');
 });
 
 afterEach(async () => {
@@ -210,7 +223,7 @@ describe('drift and resync on a cluster', () => {
     const response = await resync.POST(
       new Request(`${RESOURCES}/resync?name=stresync01`, {
         method: 'POST',
-        headers: headers({ 'x-forwarded-email': 'ops@books.example' }),
+        headers: headers({ 'x-forwarded-email': 'ops@books.example', 'x-forwarded-groups': 'portal-admins' }),
       }),
     );
     expect(response.status).toBe(202);

@@ -5,7 +5,11 @@ import { planChange } from './account-change-plan';
 import { CHANGE_KEYS } from './change-annotations';
 import { toStorageAccount } from './account-mapper';
 
-const context = { requestId: 'req-1', requestedBy: 'owner@books.example' };
+const context = {
+  requestId: 'req-1',
+  requestedBy: 'owner@books.example',
+  principal: { identity: 'owner@books.example', role: 'admin' as const },
+};
 
 function account(resourceVersion = '41'): AccountObject {
   const manifest = buildAccountManifest({

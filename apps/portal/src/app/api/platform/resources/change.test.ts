@@ -48,7 +48,7 @@ describe('changing an account in development mode', () => {
     );
     expect(response.status).toBe(200);
     const body = await json(response);
-    expect(body.item).toMatchObject({ name: 'stdemo01', accessTier: 'Cool', lastChangedBy: 'dev@books.example' });
+    expect(body.item).toMatchObject({ name: 'stdemo01', accessTier: 'Cool', lastChangedBy: 'developer' });
     expect(body.item?.changeable).toMatchObject({ accessTier: 'Cool', environment: 'prod' });
     expect(body.changes).toEqual([
       { field: 'accessTier', label: 'Access tier', from: 'Hot', to: 'Cool' },
@@ -107,7 +107,7 @@ describe('changing an account in development mode', () => {
     );
     expect(response.status).toBe(202);
     const { item } = await json(response);
-    expect(item?.sync.resyncRequestedBy).toBe('ops@books.example');
+    expect(item?.sync.resyncRequestedBy).toBe('developer');
     expect(Date.parse(item?.sync.resyncRequestedAt ?? '')).not.toBeNaN();
     expect((await resync.GET(new Request(`${RESOURCES}/resync?name=stdemo01`))).status).toBe(405);
   });

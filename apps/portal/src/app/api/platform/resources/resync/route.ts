@@ -9,7 +9,7 @@ export const POST = handleRoute(
     const item = await resyncStorageAccount(new URL(request.url).searchParams.get('name'), context);
     return Response.json({ item }, { status: 202 });
   },
-  { mutation: true },
+  { mutation: true, action: 'resync' },
 );
 
 export const GET = methodNotAllowed(['POST']);
