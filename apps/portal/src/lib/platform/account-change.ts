@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { fieldErrorsFromIssues, type FieldErrors } from './storage-request';
 import {
   ACCESS_TIERS,
-  APPLICATION_PATTERN,
+  APPLICATION_NAME,
   ENVIRONMENTS,
   isAllowedIpRange,
   MAX_ALLOWED_IP_RANGES,
@@ -110,7 +110,7 @@ const changeShape = {
     .string({ error: 'Application must be a string' })
     .trim()
     .regex(
-      APPLICATION_PATTERN,
+      APPLICATION_NAME.pattern,
       'Use 1-40 lower-case letters, digits and hyphens, starting and ending with a letter or digit',
     )
     .optional(),
