@@ -104,7 +104,9 @@ describe('portal in development mode', () => {
     await page.getByRole('textbox', { name: 'Application' }).fill('webshop');
     await page.getByRole('textbox', { name: 'Account name' }).fill('BAD');
     await page.getByRole('textbox', { name: 'Application' }).focus();
-    await page.getByText('Invalid characters: use only lower-case letters a-z and digits 0-9').waitFor();
+    await page
+      .getByText('Invalid characters: use only lower-case letters a-z and digits 0-9', { exact: true })
+      .waitFor();
     await page.getByRole('textbox', { name: 'Account name' }).fill('');
     assert.match(await preview.innerText(), /platform-portal\/application: webshop/);
 
