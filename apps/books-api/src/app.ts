@@ -17,6 +17,7 @@ import jsonBody from './plugins/app/json-body.js';
 import notFound from './plugins/app/not-found.js';
 import authentication from './plugins/app/authentication.js';
 import loginThrottle from './plugins/app/login-throttle.js';
+import { createPostgresLoginThrottle } from './auth/postgres-login-throttle.js';
 import requestId, { requestIdFor } from './plugins/app/request-id.js';
 import requestLog from './plugins/app/request-log.js';
 import routeRegistry from './plugins/app/route-registry.js';
@@ -89,9 +90,17 @@ export default async function app(fastify: FastifyInstance, options: AppOptions)
   // 2. Our services
   fastify.decorate('config', options.config);
   await fastify.register(bookStorePlugin, { store: options.store, database: options.config.database });
+  const database = fastify.postgres;
   await fastify.register(loginThrottle, {
     settings: options.config.auth.loginThrottle,
-    throttle: options.loginThrottle,
+    // With DATABASE_URL the failed-login counts live in the database, so every replica shares them.
+    throttle:
+      options.loginThrottle ??
+      (database === null
+        ? undefined
+        : createPostgresLoginThrottle(database.sql, options.config.auth.loginThrottle, {
+            isReady: () => database.store.isReady(),
+          })),
   });
   for (const schema of [...errorSchemas, ...bookSchemas, ...metaSchemas]) fastify.addSchema(schema);
 

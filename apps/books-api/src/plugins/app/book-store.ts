@@ -2,12 +2,14 @@ import fp from 'fastify-plugin';
 import type { BookStore } from '../../store/book-store.js';
 import { MemoryBookStore } from '../../store/memory-book-store.js';
 import type { DatabaseSettings } from '../../store/postgres/connection.js';
-import { openPostgresStore } from '../../store/postgres/open-postgres-store.js';
+import { openPostgresStore, type OpenedPostgresStore } from '../../store/postgres/open-postgres-store.js';
 import { SEED_BOOKS } from '../../store/seed.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
     bookStore: BookStore;
+    /** The opened PostgreSQL store when DATABASE_URL is set, for services sharing its database. */
+    postgres: OpenedPostgresStore | null;
   }
 }
 
@@ -27,11 +29,13 @@ export default fp<BookStoreOptions>(
   async (fastify, options) => {
     if (options.store !== undefined || options.database === undefined) {
       fastify.decorate('bookStore', options.store ?? createSeededStore());
+      fastify.decorate('postgres', null);
       return;
     }
     // Migrations run in the background: the server listens (and answers 503) until they are done.
     const opened = openPostgresStore(options.database, fastify.log);
     fastify.decorate('bookStore', opened.store);
+    fastify.decorate('postgres', opened);
     fastify.addHook('onClose', () => opened.close());
   },
   { name: 'book-store' },

@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import type { Sql } from 'postgres';
 import { connect, type DatabaseSettings } from './connection.js';
 import { isUnavailable } from './database-errors.js';
 import { migrate } from './migrations.js';
@@ -10,6 +11,8 @@ const LAST_RETRY_MS = 5_000;
 
 export interface OpenedPostgresStore {
   store: PostgresBookStore;
+  /** The pool, for other services that keep shared state in the same database (the login throttle). */
+  sql: Sql;
   /** Resolves once the migrations are applied and the store answers. */
   ready: Promise<void>;
   close(): Promise<void>;
@@ -55,6 +58,7 @@ export function openPostgresStore(
 
   return {
     store,
+    sql,
     ready,
     async close() {
       closed = true;

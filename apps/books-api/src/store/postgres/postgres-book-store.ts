@@ -78,6 +78,11 @@ export class PostgresBookStore implements BookStore {
     this.ready = true;
   }
 
+  /** True once the migrations are applied (other services on the same database wait for it too). */
+  isReady(): boolean {
+    return this.ready;
+  }
+
   async list(skip: number, limit: number): Promise<Slice> {
     return this.run(async (sql) => {
       const rows = await sql<(Partial<BookRow> & { total: number })[]>`

@@ -1,0 +1,32 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { createPostgresLoginThrottle } from '../../src/auth/postgres-login-throttle.js';
+import { connect } from '../../src/store/postgres/connection.js';
+import { freshDatabase, freshPostgresStore } from '../postgres.js';
+
+const settings = { maxFailuresPerUsername: 5, maxFailuresPerClient: 8, windowSeconds: 120 };
+
+test('two replicas reserving failed logins at once share exact limits per user name and per client', async (t) => {
+  const database = await freshDatabase(t);
+  await freshPostgresStore(t, database); // applies the migrations
+  const replicas = [connect({ ...database, poolSize: 5 }), connect({ ...database, poolSize: 5 })];
+  t.after(() => Promise.all(replicas.map((sql) => sql.end())));
+  const [a, b] = replicas.map((sql) => createPostgresLoginThrottle(sql, settings, { isReady: () => true }));
+
+  const sameUser = await Promise.all(
+    Array.from({ length: 40 }, (_, i) => (i % 2 ? a! : b!).reserve({ username: 'alice', client: `10.0.0.${i}` })),
+  );
+  assert.equal(sameUser.filter((r) => r.granted).length, settings.maxFailuresPerUsername);
+  const refused = sameUser.find((r) => !r.granted);
+  assert.ok(refused && !refused.granted && refused.retryAfterSeconds > 0 && refused.retryAfterSeconds <= 120);
+
+  const sameClient = await Promise.all(
+    Array.from({ length: 40 }, (_, i) => (i % 2 ? a! : b!).reserve({ username: `user-${i}`, client: '192.0.2.1' })),
+  );
+  assert.equal(sameClient.filter((r) => r.granted).length, settings.maxFailuresPerClient);
+
+  // A released reservation (a successful login) gives its slot back, on any replica.
+  await a!.release({ username: 'alice', client: '10.0.0.1' });
+  assert.equal((await b!.reserve({ username: 'alice', client: '10.0.0.99' })).granted, true);
+  assert.equal((await b!.reserve({ username: 'alice', client: '10.0.0.98' })).granted, false);
+});
