@@ -28,7 +28,15 @@ export async function proxy(request: NextRequest): Promise<Response> {
   if (principal) return NextResponse.next();
 
   const headers = { 'Cache-Control': 'no-store' };
-  if (pathname.startsWith('/api/')) return Response.json({ error: 'Sign-in required' }, { status: 401, headers });
+  // API calls, and the client router's own fetches of a page (RSC, prefetch): a redirect to the
+  // provider could not be followed by fetch() anyway; on a 401 the router loads the page itself.
+  const routerFetch =
+    request.headers.has('rsc') ||
+    request.headers.has('next-router-prefetch') ||
+    request.nextUrl.searchParams.has('_rsc');
+  if (pathname.startsWith('/api/') || routerFetch) {
+    return Response.json({ error: 'Sign-in required' }, { status: 401, headers });
+  }
   if (auth.mode === 'oidc') {
     const location = new URL(signInPath(`${pathname}${search}`), auth.oidc.publicUrl);
     return NextResponse.redirect(location, { status: 303, headers });

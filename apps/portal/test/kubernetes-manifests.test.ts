@@ -45,6 +45,7 @@ interface Container {
   resources?: { requests?: Record<string, string>; limits?: Record<string, string> };
   securityContext?: Record<string, unknown>;
   volumeMounts?: { name: string; mountPath: string }[];
+  env?: { name: string; value?: string; valueFrom?: { secretKeyRef?: { name: string; key: string } } }[];
 }
 
 interface PodSpec {
@@ -78,6 +79,20 @@ function permissions(rules: Rule[]): string[] {
 }
 
 describe('Kubernetes manifests', () => {
+  it('sign the portal in with OpenID Connect and read its secrets from a Secret, never from the manifest', () => {
+    const env = podSpec(find('Deployment', 'books-portal')).containers[0]?.env ?? [];
+    const byName = new Map(env.map((variable) => [variable.name, variable]));
+    expect(byName.get('PORTAL_AUTH')?.value).toBe('oidc');
+    for (const name of ['PORTAL_OIDC_ISSUER', 'PORTAL_OIDC_CLIENT_ID', 'PORTAL_PUBLIC_URL']) {
+      expect(byName.get(name)?.value, name).toMatch(/\S/);
+    }
+    for (const name of ['PORTAL_OIDC_CLIENT_SECRET', 'PORTAL_SESSION_SECRET', 'PORTAL_DATABASE_URL']) {
+      expect(byName.get(name)?.value, name).toBeUndefined();
+      expect(byName.get(name)?.valueFrom?.secretKeyRef?.name, name).toBe('books-portal-auth');
+    }
+    expect(manifests.some((manifest) => manifest.kind === 'Secret')).toBe(false);
+  });
+
   it('grant the portal exactly the verbs and resources its cluster client calls, nothing more', () => {
     const role = find('ClusterRole', 'books-portal');
     const rules = role['rules'] as Rule[];

@@ -1,6 +1,7 @@
 'use client';
 import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
 import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
@@ -8,14 +9,25 @@ import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
 import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
 import { useRouter } from 'next/navigation';
 import { useId, useState } from 'react';
 import { deleteResource } from './platform-client';
 
 /** Deletion behind a dialog: the person must type the resource's name to confirm. */
-export function DeleteResourceDialog({ name, disabled = false }: { name: string; disabled?: boolean }) {
+export function DeleteResourceDialog({
+  name,
+  disabled = false,
+  deniedReason,
+}: {
+  name: string;
+  disabled?: boolean;
+  /** Why the signed-in user may not delete this account; the button is then disabled and says so. */
+  deniedReason?: string;
+}) {
   const router = useRouter();
   const titleId = useId();
+  const reasonId = useId();
   const [open, setOpen] = useState(false);
   const [typed, setTyped] = useState('');
   const [busy, setBusy] = useState(false);
@@ -40,6 +52,21 @@ export function DeleteResourceDialog({ name, disabled = false }: { name: string;
     setBusy(false);
     setProblem(result.error);
   };
+
+  if (deniedReason) {
+    return (
+      <Box
+        sx={{ display: 'flex', flexDirection: 'column', alignItems: { xs: 'flex-start', sm: 'flex-end' }, gap: 0.5 }}
+      >
+        <Button color="error" variant="outlined" startIcon={<DeleteOutlined />} disabled aria-describedby={reasonId}>
+          Delete
+        </Button>
+        <Typography id={reasonId} variant="caption" color="text.secondary" sx={{ maxWidth: 360 }}>
+          {deniedReason}
+        </Typography>
+      </Box>
+    );
+  }
 
   return (
     <>

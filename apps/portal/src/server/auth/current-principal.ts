@@ -1,10 +1,12 @@
 import 'server-only';
 import { cookies, headers } from 'next/headers';
+import { redirect } from 'next/navigation';
 import { cache } from 'react';
 import type { Principal } from '@/lib/auth/permissions';
 import { loadConfig } from '../config';
 import { SignInRequiredError } from '../platform/errors';
 import { resolvePrincipal } from './principal';
+import { SIGN_IN_PATH } from './sign-in-paths';
 
 /**
  * The signed-in user while rendering a Server Component or running a Server Action, looked up
@@ -17,6 +19,16 @@ export const currentPrincipal = cache(async (): Promise<Principal | undefined> =
     header: (name) => headerStore.get(name),
   });
 });
+
+/**
+ * The signed-in user of a page. The proxy lets no page render without one; should a session end
+ * between the proxy's check and this one, sign-in starts again rather than the page guessing.
+ */
+export async function signedInPrincipal(): Promise<Principal> {
+  const principal = await currentPrincipal();
+  if (!principal) redirect(SIGN_IN_PATH);
+  return principal;
+}
 
 /** For Server Actions: the signed-in user. @throws SignInRequiredError */
 export async function requireCurrentPrincipal(): Promise<Principal> {

@@ -1,0 +1,339 @@
+/**
+ * Sign-in with a real OpenID Provider (oidc-provider on loopback) in Chromium, against the
+ * portal's production server on the Kubernetes stand-in: redirects and 401s without a session,
+ * what each role may do, ownership on delete, the recorded identity, sign-out (a copied cookie
+ * stops working), and expired or tampered session cookies.
+ */
+import assert from 'node:assert/strict';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, afterEach, before, describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { startStandIn, type StandIn } from '../kube-stand-in/index';
+import { freePort, startPortalServer, type PortalServer } from '../kube-stand-in/portal-server';
+import { PORTAL_KEYS } from '../src/lib/platform/account-manifest';
+import { seal, unseal } from '../src/server/auth/sealed-token';
+import { launchBrowser, screenshot, waitForStreamedContent, type BrowserSession } from './harness';
+import { startTestIdentityProvider, type TestIdentityProvider, type TestUser } from './test-identity-provider';
+
+const SESSION_COOKIE = 'portal-session';
+const SESSION_SECRET = randomBytes(48).toString('base64');
+const password = () => randomUUID();
+
+const ADA: TestUser = {
+  login: 'ada',
+  password: password(),
+  email: 'ada@example.com',
+  name: 'Ada Admin',
+  groups: ['platform-admins'],
+};
+const RITA: TestUser = {
+  login: 'rita',
+  password: password(),
+  email: 'rita@example.com',
+  name: 'Rita Requester',
+  groups: ['developers'],
+};
+const VERA: TestUser = {
+  login: 'vera',
+  password: password(),
+  email: 'vera@example.com',
+  name: 'Vera Viewer',
+  groups: ['staff'],
+};
+
+let standIn: StandIn;
+let provider: TestIdentityProvider;
+let portal: PortalServer;
+let browser: BrowserSession;
+let directory: string;
+const pages: Page[] = [];
+
+const storageRequest = (name: string) => ({
+  name,
+  application: 'identity',
+  environment: 'dev',
+  resourceGroup: 'rg-books-dev',
+  location: 'westeurope',
+});
+
+async function newPage(viewport = { width: 1280, height: 900 }): Promise<Page> {
+  const page = await browser.newPage(viewport);
+  pages.push(page);
+  return page;
+}
+
+/** Opens a portal page, signs in at the provider when asked, and waits to be back on that page. */
+async function signIn(page: Page, user: TestUser, path = '/'): Promise<void> {
+  await page.goto(`${portal.url}${path}`);
+  await page.waitForURL(`${provider.issuer}/interaction/**`);
+  await page.getByLabel('Username').fill(user.login);
+  await page.getByLabel('Password').fill(user.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL((url) => url.href === `${portal.url}${path}`);
+  await waitForStreamedContent(page);
+}
+
+/** Signs out through the account menu and the provider's confirmation page. */
+async function signOut(page: Page): Promise<void> {
+  await page.getByTestId('account-button').click();
+  await page.getByRole('menuitem', { name: 'Sign out' }).click();
+  await page.waitForURL(`${provider.issuer}/**`);
+  await page.getByRole('button', { name: 'Yes, sign me out' }).click();
+  await page.waitForURL(`${portal.url}/signed-out`);
+}
+
+async function sessionCookie(): Promise<string> {
+  const cookie = (await browser.context.cookies(portal.url)).find((candidate) => candidate.name === SESSION_COOKIE);
+  assert.ok(cookie, 'the portal set no session cookie');
+  assert.equal(cookie.httpOnly, true);
+  assert.equal(cookie.sameSite, 'Lax');
+  return cookie.value;
+}
+
+/** A call made by the page itself: same origin, with the browser's session cookie. */
+async function call(page: Page, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+  return page.evaluate(
+    async ({ method, path, body }) => {
+      const response = await fetch(path, {
+        method,
+        headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      return { status: response.status, body: (await response.json()) as unknown };
+    },
+    { method, path, body },
+  );
+}
+
+/** A request from outside the browser carrying a given session cookie (as someone who copied it would). */
+function withCookie(path: string, cookie: string, init: RequestInit = {}): Promise<Response> {
+  return fetch(`${portal.url}${path}`, {
+    ...init,
+    redirect: 'manual',
+    headers: { ...(init.headers as Record<string, string>), Cookie: `${SESSION_COOKIE}=${cookie}` },
+  });
+}
+
+before(async () => {
+  standIn = await startStandIn({
+    timing: { syncedDelayMs: 50, readyDelayMs: 300, deleteDelayMs: 60_000, retryDelayMs: 500 },
+  });
+  directory = mkdtempSync(join(tmpdir(), 'portal-identity-'));
+  const kubeconfigPath = join(directory, 'kubeconfig');
+  standIn.writeKubeconfig(kubeconfigPath);
+  const [providerPort, portalPort] = [await freePort(), await freePort()];
+  const portalUrl = `http://127.0.0.1:${portalPort}`;
+  const client = {
+    clientId: 'platform-portal',
+    clientSecret: randomBytes(24).toString('base64url'),
+    redirectUri: `${portalUrl}/api/auth/callback/oidc`,
+    postLogoutRedirectUri: `${portalUrl}/signed-out`,
+  };
+  provider = await startTestIdentityProvider({ port: providerPort, users: [ADA, RITA, VERA], client });
+  portal = await startPortalServer({
+    kubeconfigPath,
+    port: portalPort,
+    env: {
+      PORTAL_AUTH: 'oidc',
+      PORTAL_OIDC_ISSUER: provider.issuer,
+      PORTAL_OIDC_CLIENT_ID: client.clientId,
+      PORTAL_OIDC_CLIENT_SECRET: client.clientSecret,
+      PORTAL_OIDC_SCOPES: 'groups',
+      PORTAL_PUBLIC_URL: portalUrl,
+      PORTAL_SESSION_SECRET: SESSION_SECRET,
+      PORTAL_ADMIN_GROUPS: 'platform-admins',
+      PORTAL_REQUESTER_GROUPS: 'developers',
+    },
+  });
+  browser = await launchBrowser();
+});
+
+afterEach(async () => {
+  await Promise.all(pages.splice(0).map((page) => page.close()));
+  await browser.context.clearCookies();
+  // Refusals are expected here (401 and 403 are what these tests provoke); the test provider has no favicon.
+  const errors = browser.errors.splice(0).filter(
+    (error) =>
+      !/status of 40[13]/.test(error) &&
+      !error.startsWith(`${provider.issuer}/favicon.ico`) &&
+      // Known gap (README): the signed-out page's navigation links prefetch protected pages, and
+      // those background fetches are redirected towards the provider, which refuses them (CORS).
+      !error.startsWith(`${portal.url}/signed-out: Access to fetch at '${provider.issuer}/auth?`) &&
+      !(error.startsWith(`${provider.issuer}/auth?`) && error.endsWith('net::ERR_FAILED')),
+  );
+  assert.deepEqual(errors, [], 'the browser console reported errors');
+});
+
+after(async () => {
+  await browser?.close();
+  await portal?.stop();
+  await provider?.close();
+  await standIn?.close();
+  if (directory) rmSync(directory, { recursive: true, force: true });
+});
+
+describe('portal sign-in with an OpenID Connect provider', () => {
+  it('redirects a page without a session to sign-in before rendering, and answers an API call 401', async () => {
+    const page = await fetch(`${portal.url}/resources?filter=x`, { redirect: 'manual' });
+    assert.equal(page.status, 303);
+    assert.equal(
+      new URL(page.headers.get('location') ?? '', portal.url).href,
+      `${portal.url}/api/auth/signin?returnTo=%2Fresources%3Ffilter%3Dx`,
+    );
+    const api = await fetch(`${portal.url}/api/platform/resources`);
+    assert.equal(api.status, 401);
+    assert.deepEqual(await api.json(), { error: 'Sign-in required' });
+  });
+
+  it('an admin signs in, comes back to the page asked for, and sees name and role in the app bar', async () => {
+    const page = await newPage();
+    await signIn(page, ADA, '/resources');
+    assert.match(await page.getByTestId('account-button').innerText(), /Ada Admin/);
+    assert.equal(await page.getByTestId('account-role').innerText(), 'admin');
+    const created = await call(page, 'POST', '/api/platform/resources', storageRequest('stidentityada'));
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    assert.equal(created.body.item.requestedBy, 'ada@example.com');
+    await screenshot(page, 'identity/admin-signed-in');
+  });
+
+  it('a requester creates an account recorded as its own, and may not delete someone else’s', async () => {
+    const page = await newPage();
+    await signIn(page, RITA, '/catalog/azure-storage');
+    assert.equal(await page.getByTestId('account-role').innerText(), 'requester');
+    assert.equal(await page.getByTestId('create-not-allowed').count(), 0);
+
+    const created = await call(page, 'POST', '/api/platform/resources', storageRequest('stidentityrita'));
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const stored = standIn.accounts().find((account) => account.metadata.name === 'stidentityrita');
+    assert.equal(stored?.metadata.annotations?.[PORTAL_KEYS.requestedBy], 'rita@example.com');
+
+    await page.goto(`${portal.url}/resources/stidentityrita`);
+    await waitForStreamedContent(page);
+    await page.getByText('rita@example.com').first().waitFor();
+    assert.equal(await page.getByRole('button', { name: 'Delete' }).isEnabled(), true);
+
+    const refused = await call(page, 'DELETE', '/api/platform/resources?name=stidentityada');
+    assert.equal(refused.status, 403);
+    assert.match(refused.body.error, /needs the admin role/);
+    assert.ok(
+      standIn
+        .accounts()
+        .some((account) => account.metadata.name === 'stidentityada' && !account.metadata.deletionTimestamp),
+    );
+
+    await page.goto(`${portal.url}/resources/stidentityada`);
+    await waitForStreamedContent(page);
+    assert.equal(await page.getByRole('button', { name: 'Delete' }).isDisabled(), true);
+    await page.getByText(/Deleting storage accounts needs the admin role/).waitFor();
+    await screenshot(page, 'identity/requester-may-not-delete');
+  });
+
+  it('a viewer reads but may not create, is told why, and forwarded identity headers change nothing', async () => {
+    const page = await newPage({ width: 375, height: 812 });
+    await signIn(page, VERA, '/catalog/azure-storage');
+    assert.equal(await page.getByTestId('account-role').innerText(), 'viewer');
+    assert.match(await page.getByTestId('create-not-allowed').innerText(), /needs the requester or admin role/);
+    await screenshot(page, 'identity/viewer-phone');
+
+    const listed = await call(page, 'GET', '/api/platform/resources');
+    assert.equal(listed.status, 200);
+    const refused = await call(page, 'POST', '/api/platform/resources', storageRequest('stidentityvera'));
+    assert.equal(refused.status, 403);
+    assert.match(refused.body.error, /needs the requester or admin role/);
+
+    const forged = await withCookie('/api/platform/resources?name=stidentityrita', await sessionCookie(), {
+      method: 'DELETE',
+      headers: { 'X-Forwarded-Email': 'ada@example.com', 'X-Forwarded-Groups': 'platform-admins' },
+    });
+    assert.equal(forged.status, 403);
+  });
+
+  it('an admin deletes a requester’s account and is recorded as who asked', async () => {
+    const page = await newPage();
+    await signIn(page, ADA, '/resources/stidentityrita');
+    page.on('dialog', () => undefined);
+    await page.getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('dialog').getByRole('textbox').fill('stidentityrita');
+    await page.getByRole('button', { name: 'Delete storage account' }).click();
+    await page.waitForURL(`${portal.url}/resources?deleted=stidentityrita`);
+    const deleting = standIn.accounts().find((account) => account.metadata.name === 'stidentityrita');
+    assert.ok(deleting?.metadata.deletionTimestamp, 'the account is being deleted');
+    assert.equal(deleting.metadata.annotations?.[PORTAL_KEYS.deletionRequestedBy], 'ada@example.com');
+
+    await page.goto(`${portal.url}/resources/stidentityrita`);
+    await waitForStreamedContent(page);
+    await page.getByText('Deletion requested by').waitFor();
+    await page.getByText('ada@example.com').first().waitFor();
+    await screenshot(page, 'identity/deletion-requested-by');
+  });
+
+  it('sign-out ends the session on the server and at the provider: a copied cookie no longer works', async () => {
+    const page = await newPage();
+    await signIn(page, RITA, '/resources');
+    const copied = await sessionCookie();
+    assert.equal((await withCookie('/api/platform/resources', copied)).status, 200);
+
+    await signOut(page);
+    await page.getByRole('heading', { name: 'You are signed out' }).waitFor();
+    const api = await withCookie('/api/platform/resources', copied);
+    assert.equal(api.status, 401);
+    assert.deepEqual(await api.json(), { error: 'Sign-in required' });
+    assert.equal((await withCookie('/resources', copied)).status, 303);
+
+    // The provider's session ended too: signing in again asks for the password.
+    await page.goto(`${portal.url}/resources`);
+    await page.waitForURL(`${provider.issuer}/interaction/**`);
+    await page.getByLabel('Password').waitFor();
+  });
+
+  it('refuses an expired or tampered session cookie', async () => {
+    const page = await newPage();
+    await signIn(page, RITA, '/resources');
+    const live = await sessionCookie();
+    const payload = await unseal(live, { secret: SESSION_SECRET, purpose: 'session' });
+    assert.ok(typeof payload?.sid === 'string');
+
+    // The same live session id, sealed with an expiry in the past.
+    const expired = await seal(
+      { sid: payload.sid },
+      { secret: SESSION_SECRET, purpose: 'session', expiresAt: new Date(Date.now() - 1000) },
+    );
+    const cipher = live.split('.');
+    cipher[3] = `${(cipher[3] ?? '').slice(0, -4)}${(cipher[3] ?? '').endsWith('AAAA') ? 'BBBB' : 'AAAA'}`;
+    const tampered = cipher.join('.');
+
+    for (const cookie of [expired, tampered]) {
+      assert.equal((await withCookie('/api/platform/resources', cookie)).status, 401);
+      const redirected = await withCookie('/resources', cookie);
+      assert.equal(redirected.status, 303);
+      assert.match(redirected.headers.get('location') ?? '', /\/api\/auth\/signin\?returnTo=%2Fresources$/);
+    }
+    assert.equal((await withCookie('/api/platform/resources', live)).status, 200, 'the real cookie still works');
+
+    await browser.context.clearCookies();
+    await browser.context.addCookies([{ name: SESSION_COOKIE, value: tampered, url: portal.url }]);
+    await page.goto(`${portal.url}/resources`);
+    await page.waitForURL(`${provider.issuer}/interaction/**`);
+  });
+});
+
+describe('portal refuses to start without a safe sign-in configuration', () => {
+  it('stops when PORTAL_AUTH is unset outside development mode', async () => {
+    await assert.rejects(
+      startPortalServer({ env: { PORTAL_MOCK_PLATFORM: 'false', PORTAL_AUTH: '' } }),
+      /exited with code 1[\s\S]*PORTAL_AUTH must be set outside development mode/,
+    );
+  });
+
+  it('stops when the session secret is shorter than 32 bytes', async () => {
+    await assert.rejects(
+      startPortalServer({
+        env: { PORTAL_MOCK_PLATFORM: 'true', PORTAL_AUTH: 'none', PORTAL_SESSION_SECRET: 'too-short' },
+      }),
+      /exited with code 1[\s\S]*PORTAL_SESSION_SECRET must be at least 32 bytes/,
+    );
+  });
+});

@@ -1,0 +1,177 @@
+/**
+ * A real OpenID Provider for the browser journeys: the certified `oidc-provider` package on a
+ * loopback port, with users in each portal role, a password sign-in page of our own (the
+ * package's development pages pull fonts from the internet) and consent granted automatically.
+ * Discovery, JWKS, PKCE, the token and userinfo endpoints and end_session are the package's own.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { exportJWK, generateKeyPair } from 'jose';
+import Provider, { type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+
+export interface TestUser {
+  /** Typed on the sign-in page; also the subject (`sub`). */
+  login: string;
+  password: string;
+  email: string;
+  name: string;
+  groups: string[];
+}
+
+export interface TestClient {
+  clientId: string;
+  clientSecret: string;
+  redirectUri: string;
+  postLogoutRedirectUri: string;
+}
+
+export interface TestIdentityProvider {
+  issuer: string;
+  close(): Promise<void>;
+}
+
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
+
+function page(title: string, body: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>
+<meta name="viewport" content="width=device-width, initial-scale=1"></head>
+<body style="font-family:sans-serif;max-width:24rem;margin:2rem auto"><h1>${escapeHtml(title)}</h1>${body}</body></html>`;
+}
+
+async function formBody(request: IncomingMessage): Promise<URLSearchParams> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
+}
+
+function send(response: ServerResponse, status: number, html: string): void {
+  response.writeHead(status, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
+  response.end(html);
+}
+
+function signInForm(uid: string, problem?: string): string {
+  return page(
+    'Test identity provider: sign in',
+    `${problem ? `<p role="alert">${escapeHtml(problem)}</p>` : ''}
+<form method="post" action="/interaction/${escapeHtml(uid)}">
+  <label>Username <input name="login" autocomplete="username" required></label><br>
+  <label>Password <input name="password" type="password" autocomplete="current-password" required></label><br>
+  <button type="submit">Sign in</button>
+</form>`,
+  );
+}
+
+/** Starts the provider on http://127.0.0.1:<port>; the port must be known first, as the issuer includes it. */
+export async function startTestIdentityProvider(options: {
+  port: number;
+  users: readonly TestUser[];
+  client: TestClient;
+}): Promise<TestIdentityProvider> {
+  const issuer = `http://127.0.0.1:${options.port}`;
+  const users = new Map(options.users.map((user) => [user.login, user]));
+  const { privateKey } = await generateKeyPair('RS256', { extractable: true });
+  const configuration: Configuration = {
+    clients: [
+      {
+        client_id: options.client.clientId,
+        client_secret: options.client.clientSecret,
+        redirect_uris: [options.client.redirectUri],
+        post_logout_redirect_uris: [options.client.postLogoutRedirectUri],
+        grant_types: ['authorization_code'],
+        response_types: ['code'],
+        token_endpoint_auth_method: 'client_secret_basic',
+      },
+    ],
+    jwks: { keys: [{ ...(await exportJWK(privateKey)), alg: 'RS256', use: 'sig', kid: 'test-op-key' }] },
+    cookies: { keys: [crypto.randomUUID()] },
+    claims: {
+      openid: ['sub'],
+      email: ['email', 'email_verified'],
+      profile: ['name', 'preferred_username'],
+      groups: ['groups'],
+    },
+    pkce: { required: () => true },
+    features: {
+      devInteractions: { enabled: false },
+      rpInitiatedLogout: {
+        enabled: true,
+        logoutSource(ctx: KoaContextWithOIDC, form: string) {
+          ctx.body = page(
+            'Sign out of the test identity provider?',
+            `${form}<button type="submit" form="op.logoutForm" value="yes" name="logout">Yes, sign me out</button>`,
+          );
+        },
+      },
+    },
+    interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
+    renderError(ctx, out) {
+      ctx.type = 'html';
+      ctx.body = page('Identity provider error', `<pre>${escapeHtml(JSON.stringify(out))}</pre>`);
+    },
+    findAccount(_ctx, sub) {
+      const user = users.get(sub);
+      if (!user) return undefined;
+      return {
+        accountId: sub,
+        claims: () => ({
+          sub,
+          email: user.email,
+          email_verified: true,
+          name: user.name,
+          preferred_username: user.login,
+          groups: user.groups,
+        }),
+      };
+    },
+  };
+  const provider = new Provider(issuer, configuration);
+  const providerHandler = provider.callback();
+
+  /** Our interaction pages: a password check for login, consent granted for every scope asked. */
+  async function interaction(request: IncomingMessage, response: ServerResponse, uid: string): Promise<void> {
+    const details = await provider.interactionDetails(request, response);
+    if (details.prompt.name === 'login') {
+      if (request.method !== 'POST') return send(response, 200, signInForm(uid));
+      const form = await formBody(request);
+      const user = users.get(form.get('login') ?? '');
+      if (!user || user.password !== form.get('password')) {
+        return send(response, 401, signInForm(uid, 'Unknown user or wrong password'));
+      }
+      return provider.interactionFinished(request, response, { login: { accountId: user.login } });
+    }
+    const { session, params, grantId } = details;
+    const grant = grantId
+      ? await provider.Grant.find(grantId)
+      : new provider.Grant({ accountId: session?.accountId ?? '', clientId: String(params.client_id) });
+    if (!grant) throw new Error('grant vanished');
+    const missing = details.prompt.details as { missingOIDCScope?: string[]; missingOIDCClaims?: string[] };
+    if (missing.missingOIDCScope) grant.addOIDCScope(missing.missingOIDCScope.join(' '));
+    if (missing.missingOIDCClaims) grant.addOIDCClaims(missing.missingOIDCClaims);
+    return provider.interactionFinished(
+      request,
+      response,
+      { consent: { grantId: await grant.save() } },
+      { mergeWithLastSubmission: true },
+    );
+  }
+
+  const server: Server = createServer((request, response) => {
+    const match = /^\/interaction\/([^/?]+)/.exec(request.url ?? '');
+    if (!match?.[1]) return void providerHandler(request, response);
+    interaction(request, response, match[1]).catch((error: unknown) => {
+      send(response, 500, page('Interaction failed', escapeHtml(String(error))));
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, '127.0.0.1', () => resolve());
+  });
+  return {
+    issuer,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
