@@ -1,12 +1,8 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, {
-  LogController,
-  type FastifyBaseLogger,
-  type FastifyInstance,
-  type FastifyServerOptions,
-} from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyHttpOptions } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Config } from './config.js';
+import type { Server } from 'node:http';
+import type { Config, ConnectionSettings } from './config.js';
 import { lazyChildLoggerFactory } from './lazy-child-logger.js';
 import { sendError } from './plugins/app/errors.js';
 import { HttpError } from './errors.js';
@@ -19,6 +15,8 @@ import authentication from './plugins/app/authentication.js';
 import loginThrottle from './plugins/app/login-throttle.js';
 import { createPostgresLoginThrottle } from './auth/postgres-login-throttle.js';
 import requestId, { requestIdFor } from './plugins/app/request-id.js';
+import clientErrors, { clientErrorHandler } from './plugins/app/client-errors.js';
+import connectionLimits from './plugins/app/connection-limits.js';
 import requestLog from './plugins/app/request-log.js';
 import routeRegistry from './plugins/app/route-registry.js';
 import validation from './plugins/app/validation.js';
@@ -57,7 +55,10 @@ export interface AppOptions {
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
 /** Options of the Fastify instance itself (server.ts and tests share them). */
-export function serverOptions(logger: FastifyBaseLogger | undefined): FastifyServerOptions {
+export function serverOptions(
+  logger: FastifyBaseLogger | undefined,
+  connections: ConnectionSettings,
+): FastifyHttpOptions<Server> {
   return {
     ...(logger === undefined ? { logger: false } : { loggerInstance: logger }),
     // plugins/app/request-log.ts writes one line per request instead of Fastify's two.
@@ -66,7 +67,21 @@ export function serverOptions(logger: FastifyBaseLogger | undefined): FastifySer
     childLoggerFactory: lazyChildLoggerFactory,
     requestIdHeader: false,
     bodyLimit: BODY_LIMIT_BYTES,
-    return503OnClosing: true,
+    // While the server drains, requests on connections still open are answered (Fastify adds
+    // Connection: close, so each connection ends after its answer) instead of a bare 503.
+    return503OnClosing: false,
+    requestTimeout: connections.requestTimeoutMs,
+    keepAliveTimeout: connections.keepAliveTimeoutMs,
+    http: {
+      headersTimeout: connections.headersTimeoutMs,
+      // How often Node looks for requests past their timeouts (its default is 30 s, which let a
+      // slow client hold a connection far past the headers timeout).
+      connectionsCheckingInterval: 1000,
+      // plugins/app/client-errors.ts answers a missing Host with the contract's body instead.
+      requireHostHeader: false,
+    },
+    // Answers to unparseable requests and timeouts in the contract's shape (Fastify's own has another).
+    clientErrorHandler,
     // Errors raised before routing (e.g. a path with broken percent-encoding) never reach the error handler.
     frameworkErrors: (error, request, reply) => {
       reply.header('X-Request-ID', request.id);
@@ -107,6 +122,8 @@ export default async function app(fastify: FastifyInstance, options: AppOptions)
   // 3. Our plugins (order matters only where noted)
   await fastify.register(errors);
   await fastify.register(requestId);
+  await fastify.register(clientErrors); // after request-id: its own answers carry the id too
+  await fastify.register(connectionLimits, options.config.connections);
   await fastify.register(requestLog);
   await fastify.register(jsonBody);
   await fastify.register(routeRegistry); // before any route, so 405 knows every path
@@ -133,7 +150,9 @@ export default async function app(fastify: FastifyInstance, options: AppOptions)
 
 /** A ready-to-listen (or inject) Fastify instance with the app registered. */
 export async function buildApp(options: AppOptions & { logger?: FastifyBaseLogger }): Promise<FastifyInstance> {
-  const fastify = Fastify(serverOptions(options.logger)).withTypeProvider<TypeBoxTypeProvider>();
+  const fastify = Fastify(
+    serverOptions(options.logger, options.config.connections),
+  ).withTypeProvider<TypeBoxTypeProvider>();
   await fastify.register(fp(app), options);
   await fastify.ready();
   return fastify;

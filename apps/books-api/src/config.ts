@@ -130,6 +130,28 @@ export function read<T>(env: Env, variable: string, parse: Parser<T>, fallback: 
   }
 }
 
+/** Connection limits and timeouts (README "Limits and timeouts"). */
+function readConnectionSettings(env: Env) {
+  const seconds = (variable: string, fallback: number, max = 3600) =>
+    read(env, variable, integerInRange(1, max), fallback) * 1000;
+  const settings = {
+    headersTimeoutMs: seconds('HEADERS_TIMEOUT_SECONDS', 10),
+    requestTimeoutMs: seconds('REQUEST_TIMEOUT_SECONDS', 30),
+    // Above the 60 s idle timeout of AWS load balancers: the balancer, not us, closes an idle
+    // connection, so it never sends a request on one we are closing.
+    keepAliveTimeoutMs: seconds('KEEP_ALIVE_TIMEOUT_SECONDS', 65),
+    maxConnections: read(env, 'MAX_CONNECTIONS', integerInRange(1, 1_000_000), 10_000),
+    maxRequestsPerConnection: read(env, 'MAX_REQUESTS_PER_CONNECTION', integerInRange(1, 1_000_000_000), 10_000),
+    shutdownTimeoutMs: seconds('SHUTDOWN_TIMEOUT_SECONDS', 10),
+  };
+  if (settings.headersTimeoutMs > settings.requestTimeoutMs) {
+    throw new ConfigError('HEADERS_TIMEOUT_SECONDS', 'must not be longer than REQUEST_TIMEOUT_SECONDS');
+  }
+  return settings;
+}
+
+export type ConnectionSettings = ReturnType<typeof readConnectionSettings>;
+
 export function loadConfig(env: Env = process.env) {
   return {
     host: read(env, 'HOST', nonEmptyString, '127.0.0.1'),
@@ -139,6 +161,7 @@ export function loadConfig(env: Env = process.env) {
     trafficGeneratorEnabled: read(env, 'ENABLE_TRAFFIC_GENERATOR', truthy, false),
     // The PostgreSQL store (README "Run with PostgreSQL"); unset: the in-memory store.
     database: readDatabase(env),
+    connections: readConnectionSettings(env),
     // Token login (README "Token login"); files named here are read by plugins/app/authentication.ts at start.
     auth: {
       usersFile: read<string | undefined>(env, 'USERS_FILE', nonEmptyString, undefined),

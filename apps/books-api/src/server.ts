@@ -3,9 +3,6 @@ import { buildApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { createLogger } from './logger.js';
 
-/** Shutdown waits this long for requests in flight, then gives up (exit 1). */
-const SHUTDOWN_GRACE_MS = 10_000;
-
 /**
  * Process concerns only: configuration, the logger, listening and shutdown.
  * Everything the service does lives in app.ts.
@@ -26,20 +23,22 @@ async function main(): Promise<void> {
   const app = await buildApp({ config, logger });
   // Signals are handled before listening: a SIGTERM that arrives just after the
   // "listening" line must still close gracefully instead of killing the process.
-  registerShutdown(app);
+  registerShutdown(app, config.connections.shutdownTimeoutMs);
   await app.listen({ host: config.host, port: config.port });
 }
 
-function registerShutdown(app: FastifyInstance): void {
+function registerShutdown(app: FastifyInstance, shutdownTimeoutMs: number): void {
   let closing = false;
   const shutdown = (signal: NodeJS.Signals) => {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, `${signal} received: closing (requests in flight will finish)`);
     const timer = setTimeout(() => {
-      app.log.error('shutdown grace period exceeded, exiting');
+      // Requests still running after SHUTDOWN_TIMEOUT_SECONDS are cut, so the process always ends.
+      app.log.warn('shutdown timeout exceeded: closing the connections that remain');
+      app.server.closeAllConnections();
       process.exit(1);
-    }, SHUTDOWN_GRACE_MS);
+    }, shutdownTimeoutMs);
     timer.unref();
     // close() stops accepting, lets requests in flight finish, then runs onClose hooks.
     app.close().then(

@@ -1,0 +1,123 @@
+import { randomUUID } from 'node:crypto';
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import type { ConnectionError, FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { badRequest } from '../../errors.js';
+import { requestIdFor } from './request-id.js';
+
+/**
+ * The answers Node writes itself, before a request reaches Fastify's routing: a request it
+ * cannot parse, headers over the size limit, a client too slow to send its request, and an
+ * `Expect` it does not support. Each gets the contract's `{"detail": ...}` body and an
+ * `X-Request-ID`, like every other response; the connection is then closed, since nothing
+ * after an unparseable request can be trusted.
+ */
+
+/** Responses still being produced on each connection, in the order their requests arrived. */
+const pendingResponses = new WeakMap<Socket, Set<ServerResponse>>();
+
+function trackResponse(request: IncomingMessage, response: ServerResponse): void {
+  const socket = request.socket;
+  let pending = pendingResponses.get(socket);
+  if (pending === undefined) {
+    pending = new Set();
+    pendingResponses.set(socket, pending);
+  }
+  pending.add(response);
+  const done = () => pending.delete(response);
+  response.once('finish', done);
+  response.once('close', done);
+}
+
+/**
+ * Resolves once the answers to every request received in full on `socket` are written (or
+ * abandoned). A request still being received (the one that timed out) gets no answer of its own.
+ */
+async function answersWritten(socket: Socket): Promise<void> {
+  const pending = [...(pendingResponses.get(socket) ?? [])].filter((response) => response.req.complete);
+  await Promise.all(
+    pending.map(
+      (response) =>
+        new Promise<void>((resolve) => {
+          if (response.writableFinished || response.destroyed) return resolve();
+          response.once('finish', resolve);
+          response.once('close', resolve);
+        }),
+    ),
+  );
+}
+
+interface ClientErrorAnswer {
+  readonly status: number;
+  readonly detail: string;
+}
+
+function answerFor(error: ConnectionError): ClientErrorAnswer {
+  switch (error.code) {
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return { status: 408, detail: 'Request timeout: the request was not received in time' };
+    case 'HPE_HEADER_OVERFLOW':
+      return { status: 431, detail: 'Request header fields too large' };
+    default:
+      return { status: 400, detail: 'Bad request: the request could not be parsed' };
+  }
+}
+
+function rawResponse(status: number, detail: string): string {
+  const body = JSON.stringify({ detail });
+  return [
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}`,
+    'Content-Type: application/json; charset=utf-8',
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    `X-Request-ID: ${randomUUID()}`,
+    'Connection: close',
+    '',
+    body,
+  ].join('\r\n');
+}
+
+/**
+ * Fastify's `clientErrorHandler`. Responses to requests parsed before the bad one (pipelining)
+ * are written first; then the error answer, and the connection is closed.
+ */
+export function clientErrorHandler(this: FastifyInstance, error: ConnectionError, socket: Socket): void {
+  // A reset connection, or one already closed: there is nobody to answer.
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const { status, detail } = answerFor(error);
+  // A client's mistake, not a fault of the service: no stack trace, not at error level.
+  this.log.info({ status, code: error.code, client: socket.remoteAddress }, `client error: ${detail}`);
+  void answersWritten(socket).then(() => {
+    if (socket.writable) socket.end(rawResponse(status, detail));
+    else socket.destroy();
+  });
+}
+
+/**
+ * Registers the pieces Node needs for the answers it would otherwise write itself with an
+ * empty body: an `Expect` other than 100-continue (417), and an HTTP/1.1 request without
+ * `Host` (400; Node's own check is switched off in the server options so this one answers).
+ */
+async function clientErrors(fastify: FastifyInstance): Promise<void> {
+  fastify.server.on('request', trackResponse);
+  fastify.server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => {
+    const detail = 'Expectation failed: only "Expect: 100-continue" is supported';
+    fastify.log.info({ status: 417, expect: request.headers.expect }, `client error: ${detail}`);
+    const body = JSON.stringify({ detail });
+    response.writeHead(417, {
+      'Content-Type': 'application/json; charset=utf-8',
+      'Content-Length': Buffer.byteLength(body),
+      'X-Request-ID': requestIdFor(request),
+      // The body the client meant to send after the expectation is never read.
+      Connection: 'close',
+    });
+    response.end(body);
+  });
+  fastify.addHook('onRequest', async (request) => {
+    if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
+      throw badRequest('Bad request: an HTTP/1.1 request must carry a Host header', { Connection: 'close' });
+    }
+  });
+}
+
+export default fp(clientErrors, { name: 'client-errors' });
