@@ -9,9 +9,14 @@ const root: FastifyPluginAsyncTypebox = async (fastify) => {
     '/',
     {
       schema: {
+        operationId: 'root',
         summary: 'Service metadata',
+        description: 'The service name and version, the documentation addresses and which demo switches are on.',
         tags: ['meta'],
-        response: { 200: Type.Ref('RootInfo'), ...errorResponses.methodNotAllowed },
+        response: {
+          200: { ...Type.Ref('RootInfo'), description: 'Name, version and documentation addresses' },
+          ...errorResponses.methodNotAllowed,
+        },
       },
     },
     async () => ({

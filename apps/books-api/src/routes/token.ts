@@ -5,6 +5,7 @@ import { parseLoginForm, type LoginForm } from '../auth/login-form.js';
 import { createVerificationSlots, VerificationQueueFullError } from '../auth/verification-slots.js';
 import { HttpError, payloadTooLarge, serviceUnavailable, unauthorized } from '../errors.js';
 import { registerMultipartFormBody } from '../plugins/app/multipart-form-body.js';
+import { errorResponses } from '../schemas/errors.js';
 
 // A login form is a few short fields; anything bigger is not a login.
 const FORM_BODY_LIMIT = 64 * 1024;
@@ -91,18 +92,24 @@ export default async function tokenRoutes(app: FastifyInstance) {
     {
       bodyLimit: FORM_BODY_LIMIT,
       schema: {
+        operationId: 'login',
         summary: 'Log in with the OAuth 2.0 password grant and get a bearer token',
+        description:
+          'Checks the user name and password against the users file and answers a signed JWT that ' +
+          'expires after 900 seconds. Failed logins are throttled per user name and per client.',
         tags: ['auth'],
         consumes: FORM_MEDIA_TYPES,
         body: LoginFormSchema,
         response: {
-          200: TokenResponse,
+          200: { ...TokenResponse, description: 'A bearer token' },
           401: httpError('Incorrect credentials (`WWW-Authenticate: Bearer`)'),
+          413: httpError('Form larger than the login form limit'),
           422: { ...Type.Ref('HTTPValidationError'), description: 'Validation Error' },
           429: httpError('Too many failed logins for this user name or client (`Retry-After`)'),
           503: httpError(
             'Token login is not configured (JWT_SECRET_KEY unset), or too many logins are being checked (`Retry-After`)',
           ),
+          ...errorResponses.methodNotAllowed,
         },
       },
       onRequest: async () => {

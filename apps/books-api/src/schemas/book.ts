@@ -64,7 +64,12 @@ export const DeleteConfirmation = Type.Object(
 );
 
 export const BookIdParams = Type.Object({
-  book_id: Type.String({ format: 'uuid', description: 'Book id (UUID)' }),
+  book_id: Type.String({
+    format: 'uuid',
+    description:
+      'Book id, a UUID. Like Pydantic, the server also accepts upper case, 32 hex digits without ' +
+      'hyphens, `{braced}` and `urn:uuid:`-prefixed forms, and answers with the lower-case hyphenated id.',
+  }),
 });
 export type BookIdParams = Static<typeof BookIdParams>;
 

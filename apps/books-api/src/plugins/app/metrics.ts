@@ -44,6 +44,7 @@ async function metricsPlugin(app: FastifyInstance, options: MetricsPluginOptions
     '/metrics',
     {
       schema: {
+        operationId: 'metrics',
         tags: ['monitoring'],
         summary: 'Prometheus metrics',
         description:

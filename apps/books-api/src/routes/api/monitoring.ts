@@ -14,9 +14,14 @@ const monitoring: FastifyPluginAsyncTypebox = async (fastify) => {
     '/ps',
     {
       schema: {
+        operationId: 'health',
         summary: 'Health payload with the current book count',
+        description: 'Readiness: answers while the service can serve books, with the current count.',
         tags: ['monitoring'],
-        response: { 200: Type.Ref('Health'), ...errorResponses.methodNotAllowed },
+        response: {
+          200: { ...Type.Ref('Health'), description: 'The service is up' },
+          ...errorResponses.methodNotAllowed,
+        },
       },
     },
     async () => ({
@@ -33,12 +38,16 @@ const monitoring: FastifyPluginAsyncTypebox = async (fastify) => {
     url: '/status',
     config: { swagger: { exposeHeadRoute: true } }, // @fastify/swagger leaves HEAD routes out otherwise
     schema: {
+      operationId: 'status',
       summary: 'Header-only monitoring check (X-System-Status: OK)',
+      description: 'Liveness: a 200 without a body and `X-System-Status: OK` while the process serves.',
       tags: ['monitoring'],
       response: {
         200: {
           description: 'The service is up',
-          headers: { 'X-System-Status': { type: 'string', const: 'OK' } },
+          headers: {
+            'X-System-Status': { type: 'string', const: 'OK', description: 'Always OK while the process serves' },
+          },
         },
         ...errorResponses.methodNotAllowed,
       },
@@ -52,9 +61,18 @@ const monitoring: FastifyPluginAsyncTypebox = async (fastify) => {
     method: 'OPTIONS',
     url: '/options',
     schema: {
+      operationId: 'options',
       summary: 'Supported method list (also in the Allow header)',
+      description: 'The methods the books API supports, in the `Allow` header and in the body.',
       tags: ['monitoring'],
-      response: { 200: Type.Ref('MethodList'), ...errorResponses.methodNotAllowed },
+      response: {
+        200: {
+          ...Type.Ref('MethodList'),
+          description: 'The supported methods',
+          headers: { Allow: { type: 'string', description: 'The same methods, comma-separated' } },
+        },
+        ...errorResponses.methodNotAllowed,
+      },
     },
     handler: async (_request, reply) => {
       reply.header('Allow', SUPPORTED_METHODS.join(', '));
@@ -66,10 +84,12 @@ const monitoring: FastifyPluginAsyncTypebox = async (fastify) => {
     '/redirect',
     {
       schema: {
+        operationId: 'redirect_to_random_book',
         summary: 'Temporary redirect to a random current book',
+        description: 'A 307 to `/api/v1/books/{id}` of a book picked at random; 404 when there are no books.',
         tags: ['monitoring'],
         response: {
-          307: { description: 'Location: /api/v1/books/{id} of a random book', type: 'null' },
+          307: { description: 'Redirect to a random current book (Location: /api/v1/books/{id})', type: 'null' },
           ...errorResponses.notFound,
           ...errorResponses.methodNotAllowed,
         },

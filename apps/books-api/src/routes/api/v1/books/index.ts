@@ -15,7 +15,7 @@ import { errorResponses } from '../../../../schemas/errors.js';
 import chaos from '../../../../plugins/app/chaos.js';
 
 const { notFound, methodNotAllowed, validation, jsonBody } = errorResponses;
-const bookRef = Type.Ref('BookResponse');
+const book = (description: string) => ({ ...Type.Ref('BookResponse'), description });
 /** One object: Fastify caches the serializer it compiles per schema object. */
 const bookPageRef: Record<string, unknown> = { $ref: 'BookPage' };
 
@@ -40,13 +40,16 @@ const books: FastifyPluginAsyncTypebox = async (fastify) => {
       // The protected variant: a request with an Authorization header is verified by the authentication plugin.
       config: { bearerAuth: { mode: 'optional', role: BOOKS_READ } },
       schema: {
+        operationId: 'list_books',
         summary: 'List books (paginated, insertion order)',
         description:
           'With an `Authorization: Bearer <token>` header the token is verified and the answer is `{books, user}`.',
         tags: ['books'],
         querystring: ListQuery,
         response: {
-          200: Type.Union([Type.Ref('BookPage'), Type.Ref('AuthenticatedBookList')]),
+          200: Type.Union([Type.Ref('BookPage'), Type.Ref('AuthenticatedBookList')], {
+            description: 'A page of books; with a bearer token, `{books, user}`',
+          }),
           ...validation,
           ...methodNotAllowed,
         },
@@ -73,10 +76,18 @@ const books: FastifyPluginAsyncTypebox = async (fastify) => {
     '/search',
     {
       schema: {
+        operationId: 'search_books',
         summary: 'Search books by a case-insensitive substring of title or author',
+        description:
+          'Matches `q` inside the title or the author after full Unicode case folding of both ' +
+          "(Python's `str.casefold()`), in insertion order; `total` counts every match.",
         tags: ['books'],
         querystring: SearchQuery,
-        response: { 200: Type.Ref('BookPage'), ...validation, ...methodNotAllowed },
+        response: {
+          200: { ...Type.Ref('BookPage'), description: 'The page of matching books' },
+          ...validation,
+          ...methodNotAllowed,
+        },
       },
     },
     async (request): Promise<BookPage> => {
@@ -90,10 +101,12 @@ const books: FastifyPluginAsyncTypebox = async (fastify) => {
     '',
     {
       schema: {
+        operationId: 'create_book',
         summary: 'Create a book',
+        description: 'Stores a new book with a new id and the creation time, and answers it.',
         tags: ['books'],
         body: BookCreate,
-        response: { 201: bookRef, ...validation, ...jsonBody, ...methodNotAllowed },
+        response: { 201: book('The created book'), ...validation, ...jsonBody, ...methodNotAllowed },
       },
     },
     async (request, reply) => {
@@ -106,10 +119,12 @@ const books: FastifyPluginAsyncTypebox = async (fastify) => {
     '/:book_id',
     {
       schema: {
+        operationId: 'get_book',
         summary: 'Get a book',
+        description: 'The book with this id, or 404.',
         tags: ['books'],
         params: BookIdParams,
-        response: { 200: bookRef, ...notFound, ...validation, ...methodNotAllowed },
+        response: { 200: book('The book'), ...notFound, ...validation, ...methodNotAllowed },
       },
     },
     async (request) => {
@@ -123,12 +138,13 @@ const books: FastifyPluginAsyncTypebox = async (fastify) => {
     '/:book_id',
     {
       schema: {
+        operationId: 'update_book',
         summary: 'Change the fields present in the body',
         description: 'An empty object returns the book unchanged; null is not a value.',
         tags: ['books'],
         params: BookIdParams,
         body: BookUpdate,
-        response: { 200: bookRef, ...notFound, ...validation, ...jsonBody, ...methodNotAllowed },
+        response: { 200: book('The book as changed'), ...notFound, ...validation, ...jsonBody, ...methodNotAllowed },
       },
     },
     async (request) => {
@@ -142,10 +158,17 @@ const books: FastifyPluginAsyncTypebox = async (fastify) => {
     '/:book_id',
     {
       schema: {
+        operationId: 'delete_book',
         summary: 'Delete a book',
+        description: 'Removes the book; the order of the others does not change.',
         tags: ['books'],
         params: BookIdParams,
-        response: { 200: Type.Ref('DeleteConfirmation'), ...notFound, ...validation, ...methodNotAllowed },
+        response: {
+          200: { ...Type.Ref('DeleteConfirmation'), description: 'The book was deleted' },
+          ...notFound,
+          ...validation,
+          ...methodNotAllowed,
+        },
       },
     },
     async (request) => {

@@ -1,0 +1,109 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { defaultConfig } from '../../src/config.js';
+import { buildTestApp, json } from '../helper.js';
+
+type Operation = {
+  operationId?: string;
+  security?: Record<string, string[]>[];
+  requestBody?: { content: Record<string, { schema: { $ref?: string } }> };
+  responses: Record<string, { description: string; headers?: Record<string, { $ref?: string }>; content?: unknown }>;
+};
+
+const METHODS = ['get', 'post', 'patch', 'delete', 'head', 'options'];
+
+function operationsOf(document: { paths: Record<string, Record<string, Operation>> }): [string, Operation][] {
+  return Object.entries(document.paths).flatMap(([path, item]) =>
+    Object.entries(item)
+      .filter(([method]) => METHODS.includes(method))
+      .map(([method, operation]): [string, Operation] => [`${method.toUpperCase()} ${path}`, operation]),
+  );
+}
+
+test('every operation has the operationId FastAPI would generate for it', async (t) => {
+  const app = await buildTestApp(t);
+  const ids = Object.fromEntries(
+    operationsOf(json(await app.inject({ url: '/openapi.json' }))).map(([where, o]) => [where, o.operationId]),
+  );
+  assert.deepEqual(ids, {
+    'GET /metrics': 'metrics_metrics_get',
+    'GET /': 'root__get',
+    'POST /token': 'login_token_post',
+    'GET /api/ps': 'health_api_ps_get',
+    'HEAD /api/status': 'status_api_status_head',
+    'OPTIONS /api/options': 'options_api_options_options',
+    'GET /api/redirect': 'redirect_to_random_book_api_redirect_get',
+    'GET /api/v1/books': 'list_books_api_v1_books_get',
+    'POST /api/v1/books': 'create_book_api_v1_books_post',
+    'GET /api/v1/books/search': 'search_books_api_v1_books_search_get',
+    'GET /api/v1/books/{book_id}': 'get_book_api_v1_books__book_id__get',
+    'PATCH /api/v1/books/{book_id}': 'update_book_api_v1_books__book_id__patch',
+    'DELETE /api/v1/books/{book_id}': 'delete_book_api_v1_books__book_id__delete',
+  });
+});
+
+test('security is declared per operation: none for public ones, the bearer scheme where a token is checked', async (t) => {
+  const bearer = { OAuth2PasswordBearer: [] };
+  const publicApp = await buildTestApp(t);
+  for (const [where, operation] of operationsOf(json(await publicApp.inject({ url: '/openapi.json' })))) {
+    const expected = where === 'GET /api/v1/books' ? [{}, bearer] : [];
+    assert.deepEqual(operation.security, expected, where);
+  }
+  const guarded = await buildTestApp(t, { config: { auth: { ...defaultConfig().auth, authRequired: true } } });
+  for (const [where, operation] of operationsOf(json(await guarded.inject({ url: '/openapi.json' })))) {
+    const expected = where.includes(' /api/v1/books') ? [bearer] : [];
+    assert.deepEqual(operation.security, expected, where);
+  }
+});
+
+test('responses declare the headers the server sends and describe every success', async (t) => {
+  const app = await buildTestApp(t);
+  const document = json(await app.inject({ url: '/openapi.json' }));
+  const expectedByStatus: Record<string, string> = {
+    '307': 'Location',
+    '401': 'WWW-Authenticate',
+    '405': 'Allow',
+    '429': 'Retry-After',
+  };
+  for (const [where, operation] of operationsOf(document)) {
+    for (const [status, response] of Object.entries(operation.responses)) {
+      const headers = response.headers ?? {};
+      assert.equal(headers['X-Request-ID']?.$ref, '#/components/headers/X-Request-ID', `${where} ${status}`);
+      const expected = expectedByStatus[status];
+      if (expected !== undefined)
+        assert.equal(headers[expected]?.$ref, `#/components/headers/${expected}`, `${where} ${status}`);
+      if (status.startsWith('2')) assert.notEqual(response.description, 'Default Response', `${where} ${status}`);
+    }
+  }
+  for (const name of ['X-Request-ID', 'Allow', 'Location', 'Retry-After', 'WWW-Authenticate']) {
+    assert.ok(document.components.headers[name], name);
+  }
+});
+
+test('HEAD /api/status and the redirect have no response body; request bodies reference the shared models', async (t) => {
+  const app = await buildTestApp(t);
+  const document = json(await app.inject({ url: '/openapi.json' }));
+  for (const response of Object.values<{ content?: unknown }>(document.paths['/api/status'].head.responses)) {
+    assert.equal(response.content, undefined);
+  }
+  assert.equal(document.paths['/api/redirect'].get.responses['307'].content, undefined);
+  const bodyRef = (operation: Operation) => operation.requestBody?.content['application/json']?.schema.$ref;
+  assert.equal(bodyRef(document.paths['/api/v1/books'].post), '#/components/schemas/BookCreate');
+  assert.equal(bodyRef(document.paths['/api/v1/books/{book_id}'].patch), '#/components/schemas/BookUpdate');
+  const bookId = document.paths['/api/v1/books/{book_id}'].get.parameters.find(
+    (p: { name: string }) => p.name === 'book_id',
+  );
+  assert.equal(bookId.schema.format, 'uuid');
+  assert.match(bookId.description, /urn:uuid:/);
+});
+
+test('the document names its servers, licence and contact', async (t) => {
+  const app = await buildTestApp(t);
+  const document = json(await app.inject({ url: '/openapi.json' }));
+  assert.deepEqual(
+    document.servers.map((server: { url: string }) => server.url),
+    ['/'],
+  );
+  assert.ok(document.info.license.name);
+  assert.ok(document.info.contact.name);
+});
