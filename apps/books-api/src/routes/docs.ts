@@ -7,6 +7,35 @@ import { SERVICE_NAME } from '../service-info.js';
 const require = createRequire(import.meta.url);
 const REDOC_BUNDLE = require.resolve('redoc/bundles/redoc.standalone.js');
 
+/** The footer logo ReDoc's bundle loads from Redocly's CDN; the page must work with no internet. */
+const REMOTE_LOGO = 'https://cdn.redoc.ly/redoc/logo-mini.svg';
+/** An empty SVG in place of the logo: nothing is fetched, and the "API docs by Redocly" text stays. */
+const LOCAL_LOGO = "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' width='1' height='1'/%3E";
+
+/** The bundle with its only remote address replaced; a ReDoc upgrade that moves it fails loudly. */
+export function withoutRemoteLogo(source: string): string {
+  if (!source.includes(REMOTE_LOGO))
+    throw new Error(`redoc bundle: ${REMOTE_LOGO} not found; check it for remote URLs`);
+  return source.replaceAll(REMOTE_LOGO, LOCAL_LOGO);
+}
+
+/**
+ * Only this server may be reached from /redoc: ReDoc's styled components inject <style>
+ * elements and its search runs in a worker made from a blob: URL.
+ */
+export const REDOC_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "worker-src 'self' blob:",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'self'",
+].join('; ');
+
 const redocPage = `<!DOCTYPE html>
 <html lang="en">
   <head>
@@ -36,13 +65,13 @@ const docs: FastifyPluginAsync = async (fastify) => {
   });
 
   fastify.get('/redoc', { schema: { hide: true } }, async (_request, reply) =>
-    reply.type('text/html; charset=utf-8').send(redocPage),
+    reply.type('text/html; charset=utf-8').header('Content-Security-Policy', REDOC_CSP).send(redocPage),
   );
 
   // Read on first use: most processes never serve it, and it is about a megabyte.
-  let bundle: Promise<Buffer> | undefined;
+  let bundle: Promise<string> | undefined;
   fastify.get('/redoc/redoc.standalone.js', { schema: { hide: true } }, async (_request, reply) => {
-    bundle ??= readFile(REDOC_BUNDLE);
+    bundle ??= readFile(REDOC_BUNDLE, 'utf8').then(withoutRemoteLogo);
     return reply
       .type('application/javascript; charset=utf-8')
       .header('Cache-Control', 'public, max-age=86400')

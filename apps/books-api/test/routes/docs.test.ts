@@ -126,4 +126,8 @@ test('GET /redoc serves a ReDoc page whose bundle comes from this server', async
   assert.equal(bundle.statusCode, 200);
   assert.match(String(bundle.headers['content-type']), /javascript/);
   assert.ok(bundle.body.length > 100_000);
+  assert.doesNotMatch(bundle.body, /https:\/\/cdn\./, 'the footer logo is not fetched from a CDN');
+  const csp = String(page.headers['content-security-policy']);
+  assert.match(csp, /default-src 'self'/);
+  assert.match(csp, /img-src 'self' data:/);
 });
