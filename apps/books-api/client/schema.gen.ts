@@ -456,6 +456,16 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed multipart form */
+            400: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
             /** @description Incorrect credentials (`WWW-Authenticate: Bearer`) */
             401: {
                 headers: {

@@ -102,6 +102,7 @@ export default async function tokenRoutes(app: FastifyInstance) {
         body: LoginFormSchema,
         response: {
           200: { ...TokenResponse, description: 'A bearer token' },
+          400: httpError('Malformed multipart form'),
           401: httpError('Incorrect credentials (`WWW-Authenticate: Bearer`)'),
           413: httpError('Form larger than the login form limit'),
           422: { ...Type.Ref('HTTPValidationError'), description: 'Validation Error' },
