@@ -29,6 +29,9 @@ export const BookResponse = Type.Object(
 );
 export type BookResponse = Static<typeof BookResponse>;
 
+/** The shared models a `Type.Ref` may name, so `Static` resolves a reference to its model's type. */
+type SharedModels = { BookResponse: typeof BookResponse };
+
 export const BookPage = Type.Object(
   {
     items: Type.Array(Type.Ref('BookResponse')),
@@ -38,12 +41,7 @@ export const BookPage = Type.Object(
   },
   { $id: 'BookPage', title: 'BookPage' },
 );
-export interface BookPage {
-  items: BookResponse[];
-  total: number;
-  skip: number;
-  limit: number;
-}
+export type BookPage = Static<typeof BookPage, SharedModels>;
 
 /** The token-protected variant of the list (a request that carries an Authorization header). */
 export const AuthenticatedBookList = Type.Object(
@@ -53,10 +51,7 @@ export const AuthenticatedBookList = Type.Object(
   },
   { $id: 'AuthenticatedBookList', title: 'AuthenticatedBookList' },
 );
-export interface AuthenticatedBookList {
-  books: BookResponse[];
-  user: string;
-}
+export type AuthenticatedBookList = Static<typeof AuthenticatedBookList, SharedModels>;
 
 export const DeleteConfirmation = Type.Object(
   { message: Type.String() },
@@ -73,16 +68,28 @@ export const BookIdParams = Type.Object({
 });
 export type BookIdParams = Static<typeof BookIdParams>;
 
-export const ListQuery = Type.Object({
-  skip: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
+/** What a query that leaves out skip or limit gets (the schemas document them as defaults). */
+export const PAGING_DEFAULTS = { skip: 0, limit: 20 } as const;
+
+/** The paging part of every list query: both optional, bounded, with defaults. */
+export const PagingQuery = Type.Object({
+  skip: Type.Optional(Type.Integer({ minimum: 0, default: PAGING_DEFAULTS.skip })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: PAGING_DEFAULTS.limit })),
 });
+/** The paging a request asks for, once the defaults are applied. */
+export type Paging = Required<Static<typeof PagingQuery>>;
+
+/** The paging of a validated query: validation has applied the defaults already; this also tells the types. */
+export function pagingOf(query: Static<typeof PagingQuery>): Paging {
+  return { skip: query.skip ?? PAGING_DEFAULTS.skip, limit: query.limit ?? PAGING_DEFAULTS.limit };
+}
+
+export const ListQuery = PagingQuery;
 export type ListQuery = Static<typeof ListQuery>;
 
 export const SearchQuery = Type.Object({
   q: Type.String({ minLength: 1, maxLength: 100, description: 'Case-insensitive substring of title or author' }),
-  skip: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
+  ...PagingQuery.properties,
 });
 export type SearchQuery = Static<typeof SearchQuery>;
 

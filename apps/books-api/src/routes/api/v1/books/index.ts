@@ -7,6 +7,7 @@ import {
   BookIdParams,
   BookUpdate,
   ListQuery,
+  pagingOf,
   SearchQuery,
   type AuthenticatedBookList,
   type BookPage,
@@ -18,9 +19,6 @@ const { notFound, methodNotAllowed, validation, jsonBody } = errorResponses;
 const book = (description: string) => ({ ...Type.Ref('BookResponse'), description });
 /** One object: Fastify caches the serializer it compiles per schema object. */
 const bookPageRef: Record<string, unknown> = { $ref: 'BookPage' };
-
-/** Query values after validation: defaults are applied, so none is missing. */
-type Paging = { skip: number; limit: number };
 
 /**
  * The books resource (prefix /api/v1/books). Handlers are thin: the validation plugin
@@ -56,7 +54,7 @@ const books: FastifyPluginAsyncTypebox = async (fastify) => {
       },
     },
     async (request, reply) => {
-      const { skip, limit } = request.query as Paging;
+      const { skip, limit } = pagingOf(request.query);
       const page = await store.list(skip, limit);
       if (request.principal !== null) {
         const list: AuthenticatedBookList = { books: page.items, user: request.principal.sub };
@@ -91,7 +89,8 @@ const books: FastifyPluginAsyncTypebox = async (fastify) => {
       },
     },
     async (request): Promise<BookPage> => {
-      const { q, skip, limit } = request.query as Paging & { q: string };
+      const { skip, limit } = pagingOf(request.query);
+      const { q } = request.query;
       const page = await store.search(q, skip, limit);
       return { items: page.items, total: page.total, skip, limit };
     },
