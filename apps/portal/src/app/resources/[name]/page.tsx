@@ -28,6 +28,8 @@ import { azurePortalUrl, formatAccountKind, formatReplication, yesNo } from '@/l
 import { ACCESS_TIER_KINDS, type AccountKind } from '@/lib/platform/storage-rules';
 import { UNSETTLED_STATES, type StorageAccount } from '@/lib/platform/types';
 import { fixedCombination } from '@/server/platform/account-change-plan';
+import { decide } from '@/lib/auth/permissions';
+import { signedInPrincipal } from '@/server/auth/current-principal';
 import { loadPlatformData } from '@/server/platform/page-data';
 import { getStorageAccount, getStorageAccountActivity } from '@/server/platform/storage-accounts';
 
@@ -91,6 +93,8 @@ export default async function ResourcePage({ params }: Params) {
   }
   const account = loaded.value;
   const deleting = account.state === 'Deleting';
+  // The server refuses a delete the user may not make; the page says why before anyone tries.
+  const deletion = decide(await signedInPrincipal(), 'delete', account);
   return (
     <>
       {backLink}
@@ -127,7 +131,11 @@ export default async function ResourcePage({ params }: Params) {
                 disabled={deleting}
               />
             ) : null}
-            <DeleteResourceDialog name={account.name} disabled={deleting} />
+            <DeleteResourceDialog
+              name={account.name}
+              disabled={deleting}
+              deniedReason={deletion.allowed ? undefined : deletion.reason}
+            />
           </>
         }
       />
