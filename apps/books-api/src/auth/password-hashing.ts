@@ -16,8 +16,27 @@ export const ARGON2ID_PARAMETERS = {
   parallelism: 1,
 } as const;
 
-export function hashPassword(password: string): Promise<string> {
-  return argon2.hash(password, { type: argon2.argon2id, ...ARGON2ID_PARAMETERS });
+/**
+ * The argon2id PHC hash of `password`, with the parameters in the reference order
+ * (`m=...,t=...,p=...`): libargon2 and every verifier built on it (argon2-cffi, PHP, the
+ * `argon2` CLI) refuse any other order, and the argon2 package writes `m,p,t`.
+ * `salt` is for tests that compare with the reference implementation; by default it is random.
+ */
+export async function hashPassword(password: string, salt?: Buffer): Promise<string> {
+  const hash = await argon2.hash(password, {
+    type: argon2.argon2id,
+    ...ARGON2ID_PARAMETERS,
+    ...(salt === undefined ? {} : { salt }),
+  });
+  return canonicalPhc(hash);
+}
+
+/** Rewrites the parameter segment of an argon2 PHC string in the reference order m, t, p. */
+export function canonicalPhc(phcHash: string): string {
+  return phcHash.replace(/^(\$argon2id\$v=\d+\$)([^$]+)/, (_match, prefix: string, parameters: string) => {
+    const values = new Map(parameters.split(',').map((pair) => pair.split('=') as [string, string]));
+    return `${prefix}m=${values.get('m')},t=${values.get('t')},p=${values.get('p')}`;
+  });
 }
 
 /** Only call with a hash that `describeArgon2idHashProblem` accepted: argon2 throws on malformed ones. */
@@ -31,7 +50,7 @@ export function usesOtherParameters(phcHash: string): boolean {
 }
 
 // The PHC string format: $argon2id$v=19$<m,t,p in any order>$<salt>$<hash>, salt and hash in
-// unpadded standard base64 (argon2 itself writes the parameters as m=...,p=...,t=...).
+// unpadded standard base64. The reference order is m,t,p; the argon2 package writes m,p,t, and both are read.
 const ARGON2ID_PHC =
   /^\$argon2id\$v=19\$([a-z]=\d{1,10}(?:,[a-z]=\d{1,10}){0,5})\$([A-Za-z0-9+/]{11,})\$([A-Za-z0-9+/]{6,})$/;
 
@@ -50,11 +69,11 @@ export function describeArgon2idHashProblem(value: unknown): string | null {
     return 'is an argon2i/argon2d hash; only argon2id is accepted (make one with `npm run --silent hash-password`)';
   }
   if (!value.startsWith('$argon2id$')) {
-    return 'is not an argon2id PHC hash (expected "$argon2id$v=19$m=...,p=...,t=...$<salt>$<hash>"; make one with `npm run --silent hash-password`)';
+    return 'is not an argon2id PHC hash (expected "$argon2id$v=19$m=...,t=...,p=...$<salt>$<hash>"; make one with `npm run --silent hash-password`)';
   }
   const match = ARGON2ID_PHC.exec(value);
   if (!match) {
-    return 'is not a well-formed argon2id PHC hash (expected "$argon2id$v=19$m=...,p=...,t=...$<salt>$<hash>")';
+    return 'is not a well-formed argon2id PHC hash (expected "$argon2id$v=19$m=...,t=...,p=...$<salt>$<hash>")';
   }
   const parameters = new Map((match[1] ?? '').split(',').map((pair) => pair.split('=') as [string, string]));
   if (parameters.size !== 3 || !['m', 't', 'p'].every((name) => parameters.has(name))) {

@@ -26,7 +26,7 @@ function hashPasswordCommand(input: string): Promise<{ code: number | null; stdo
 test('npm run --silent hash-password prints only the argon2id hash of the password on stdin', async () => {
   const { code, stdout } = await hashPasswordCommand('correct horse battery staple\n');
   assert.equal(code, 0);
-  assert.match(stdout, /^\$argon2id\$v=19\$m=19456,p=1,t=2\$[A-Za-z0-9+/]+\$[A-Za-z0-9+/]+\n$/);
+  assert.match(stdout, /^\$argon2id\$v=19\$m=19456,t=2,p=1\$[A-Za-z0-9+/]+\$[A-Za-z0-9+/]+\n$/);
   const hash = stdout.trim();
   assert.equal(
     await argon2.verify(hash, 'correct horse battery staple'),
