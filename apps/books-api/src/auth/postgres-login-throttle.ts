@@ -50,7 +50,9 @@ export function createPostgresLoginThrottle(
             returning key, failures, extract(epoch from window_ends_at - now())::float8 as seconds_left`;
           const full = rows.filter((row) => row.failures >= limitOf(row.key));
           if (full.length > 0) {
-            const secondsLeft = Math.max(...full.map((row) => row.seconds_left));
+            // now() is this transaction's start: after waiting on another replica's lock, a window that
+            // replica opened can look longer than the window itself. Retry-After never exceeds it.
+            const secondsLeft = Math.min(settings.windowSeconds, Math.max(...full.map((row) => row.seconds_left)));
             return { granted: false, retryAfterSeconds: Math.max(1, Math.ceil(secondsLeft)) };
           }
           await tx`update login_failures set failures = failures + 1 where key = any(${keys}::text[])`;
