@@ -29,7 +29,6 @@ export function AccountMenu({ principal, canSignOut }: { principal: Principal; c
         onClick={(event) => setAnchor(event.currentTarget)}
         aria-controls={anchor ? menuId : undefined}
         aria-haspopup="menu"
-        aria-label={`Account: ${principal.identity}, ${principal.role}`}
         sx={{ textTransform: 'none', minWidth: 0, gap: 1 }}
         data-testid="account-button"
       >
