@@ -2,13 +2,19 @@
  * The deployment manifests as a cluster would receive them: every file kustomization.yaml lists,
  * parsed. RBAC is compared with the table of calls the portal's cluster client makes.
  */
+import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { CLUSTER_CALLS } from '../src/server/kubernetes/cluster-calls';
 
 const deployDir = fileURLToPath(new URL('../../../deploy/kubernetes/', import.meta.url));
+const memoryOverlayDir = fileURLToPath(new URL('../../../deploy/kubernetes-memory/', import.meta.url));
+const run = promisify(execFile);
 
 interface Manifest {
   apiVersion: string;
@@ -36,12 +42,18 @@ const find = (kind: string, name: string): Manifest => {
   return found;
 };
 
+interface Probe {
+  httpGet?: { path: string; port: string };
+  exec?: { command: string[] };
+  tcpSocket?: { port: string };
+}
+
 interface Container {
   name: string;
   image: string;
   ports?: { name: string; containerPort: number }[];
-  readinessProbe?: Record<string, unknown>;
-  livenessProbe?: Record<string, unknown>;
+  readinessProbe?: Probe;
+  livenessProbe?: Probe;
   resources?: { requests?: Record<string, string>; limits?: Record<string, string> };
   securityContext?: Record<string, unknown>;
   volumeMounts?: { name: string; mountPath: string }[];
@@ -56,9 +68,47 @@ interface PodSpec {
   volumes?: { name: string; emptyDir?: Record<string, unknown> }[];
 }
 
+interface WorkloadSpec {
+  replicas?: number;
+  serviceName?: string;
+  template: { metadata: { labels: Record<string, string> }; spec: PodSpec };
+  volumeClaimTemplates?: { metadata: { name: string } }[];
+}
+
 const deployments = manifests.filter((m) => m.kind === 'Deployment');
-const podSpec = (deployment: Manifest): PodSpec =>
-  (deployment['spec'] as { template: { spec: PodSpec } }).template.spec;
+/** Everything that runs pods: the two apps' Deployments and the demo PostgreSQL's StatefulSet. */
+const workloads = manifests.filter((m) => m.kind === 'Deployment' || m.kind === 'StatefulSet');
+const workloadSpec = (workload: Manifest): WorkloadSpec => workload['spec'] as WorkloadSpec;
+const podSpec = (workload: Manifest): PodSpec => workloadSpec(workload).template.spec;
+const envOf = (workload: Manifest, container: string) =>
+  new Map(
+    (podSpec(workload).containers.find((c) => c.name === container)?.env ?? []).map((variable) => [
+      variable.name,
+      variable,
+    ]),
+  );
+
+/** A folder's manifests as kubectl itself builds them (`kubectl kustomize`, offline). */
+async function kustomize(dir: string): Promise<Manifest[]> {
+  const { stdout } = await run('kubectl', ['kustomize', dir]);
+  return parseAllDocuments(stdout).map((doc) => doc.toJS() as Manifest);
+}
+
+const identity = (m: Manifest) => `${m.kind}/${m.metadata.namespace ?? ''}/${m.metadata.name}`;
+
+/** Exit code of a probe's exec command run here, with the container's PORT pointing at `port`. */
+async function runProbe(command: string[], port: number): Promise<number> {
+  const [file, ...args] = command;
+  try {
+    await run(file === 'node' ? process.execPath : (file ?? ''), args, {
+      env: { ...process.env, PORT: String(port) },
+      timeout: 30_000,
+    });
+    return 0;
+  } catch (error) {
+    return (error as { code?: number }).code ?? -1;
+  }
+}
 
 interface Rule {
   apiGroups: string[];
@@ -119,9 +169,14 @@ describe('Kubernetes manifests', () => {
     expect(account.metadata.namespace).toBe(portal.metadata.namespace);
   });
 
-  it('run both apps as non-root with a read-only root file system, no privilege escalation and no capabilities', () => {
+  it('run every workload as non-root with a read-only root file system, no privilege escalation and no capabilities', () => {
     expect(deployments.map((d) => d.metadata.name).sort()).toEqual(['books-api', 'books-portal']);
-    for (const deployment of deployments) {
+    expect(workloads.map((w) => `${w.kind}/${w.metadata.name}`).sort()).toEqual([
+      'Deployment/books-api',
+      'Deployment/books-portal',
+      'StatefulSet/books-postgres',
+    ]);
+    for (const deployment of workloads) {
       const spec = podSpec(deployment);
       expect(spec.securityContext, deployment.metadata.name).toMatchObject({
         runAsNonRoot: true,
@@ -139,14 +194,18 @@ describe('Kubernetes manifests', () => {
     }
   });
 
-  it('make only emptyDir volumes writable, and mount every one', () => {
-    for (const deployment of deployments) {
-      const spec = podSpec(deployment);
+  it('make only emptyDir volumes and claims from a template writable, and mount every one', () => {
+    for (const workload of workloads) {
+      const spec = podSpec(workload);
       const volumes = new Map((spec.volumes ?? []).map((v) => [v.name, v]));
       for (const volume of volumes.values()) expect(volume.emptyDir, `${volume.name} is an emptyDir`).toBeDefined();
+      const claims = (workloadSpec(workload).volumeClaimTemplates ?? []).map((claim) => claim.metadata.name);
       const mounted = spec.containers.flatMap((c) => (c.volumeMounts ?? []).map((m) => m.name));
-      expect([...volumes.keys()].sort()).toEqual([...new Set(mounted)].sort());
+      expect([...volumes.keys(), ...claims].sort()).toEqual([...new Set(mounted)].sort());
     }
+    expect(
+      workloadSpec(find('StatefulSet', 'books-postgres')).volumeClaimTemplates?.map((c) => c.metadata.name),
+    ).toEqual(['data']);
     const portalMounts = podSpec(find('Deployment', 'books-portal')).containers[0]?.volumeMounts?.map(
       (m) => m.mountPath,
     );
@@ -154,7 +213,7 @@ describe('Kubernetes manifests', () => {
   });
 
   it('give every container probes, resource requests and limits, and a pinned image', () => {
-    for (const deployment of deployments) {
+    for (const deployment of workloads) {
       for (const container of podSpec(deployment).containers) {
         expect(container.readinessProbe, `${container.name} readiness`).toBeDefined();
         expect(container.livenessProbe, `${container.name} liveness`).toBeDefined();
@@ -173,15 +232,83 @@ describe('Kubernetes manifests', () => {
   it('route each Service to a named port of the pods it selects', () => {
     for (const service of manifests.filter((m) => m.kind === 'Service')) {
       const spec = service['spec'] as { selector: Record<string, string>; ports: { targetPort: string }[] };
-      const target = deployments.find((d) => {
-        const labels = (d['spec'] as { template: { metadata: { labels: Record<string, string> } } }).template.metadata
-          .labels;
+      const target = workloads.find((w) => {
+        const labels = workloadSpec(w).template.metadata.labels;
         return Object.entries(spec.selector).every(([k, v]) => labels[k] === v);
       });
-      expect(target, `${service.metadata.name} selects a deployment`).toBeDefined();
+      expect(target, `${service.metadata.name} selects a workload`).toBeDefined();
       expect(target?.metadata.namespace).toBe(service.metadata.namespace);
       const portNames = podSpec(target as Manifest).containers.flatMap((c) => (c.ports ?? []).map((p) => p.name));
       for (const port of spec.ports) expect(portNames).toContain(port.targetPort);
     }
   });
+
+  it('give the PostgreSQL StatefulSet its headless Service and its password from the Secret', () => {
+    const postgres = find('StatefulSet', 'books-postgres');
+    const service = find('Service', workloadSpec(postgres).serviceName ?? '');
+    expect((service['spec'] as { clusterIP?: string }).clusterIP).toBe('None');
+    const env = envOf(postgres, 'postgres');
+    expect(env.get('POSTGRES_PASSWORD')?.value).toBeUndefined();
+    expect(env.get('POSTGRES_PASSWORD')?.valueFrom?.secretKeyRef).toEqual({ name: 'books-postgres', key: 'password' });
+  });
+
+  it('run at least two Books API replicas on PostgreSQL, with DATABASE_URL from a Secret', () => {
+    const api = find('Deployment', 'books-api');
+    expect(workloadSpec(api).replicas).toBeGreaterThanOrEqual(2);
+    const databaseUrl = envOf(api, 'books-api').get('DATABASE_URL');
+    expect(databaseUrl?.value).toBeUndefined();
+    expect(databaseUrl?.valueFrom?.secretKeyRef).toEqual({ name: 'books-postgres', key: 'database-url' });
+  });
+
+  it('take a Books API pod out of the Service while /api/ps fails, but keep it alive while HEAD /api/status answers', async () => {
+    const container = podSpec(find('Deployment', 'books-api')).containers[0];
+    expect(container?.readinessProbe?.httpGet).toEqual({ path: '/api/ps', port: 'http' });
+    const liveness = container?.livenessProbe?.exec?.command ?? [];
+    // Kubernetes' httpGet can only GET, and the contract's liveness is HEAD /api/status: the
+    // probe's command is run here against a server that answers only that request with 200.
+    let status = 200;
+    const seen: string[] = [];
+    const server = createServer((request, response) => {
+      seen.push(`${request.method} ${request.url}`);
+      response.statusCode = request.method === 'HEAD' && request.url === '/api/status' ? status : 500;
+      response.end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      expect(await runProbe(liveness, port)).toBe(0);
+      status = 503;
+      expect(await runProbe(liveness, port)).not.toBe(0);
+      expect(seen).toEqual(['HEAD /api/status', 'HEAD /api/status']);
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      expect(await runProbe(liveness, port), 'nothing listening').not.toBe(0);
+    } finally {
+      server.close();
+    }
+  }, 60_000);
+
+  it('build with kubectl kustomize to exactly the files the kustomization lists', async () => {
+    const built = await kustomize(deployDir);
+    expect(built.map(identity).sort()).toEqual(manifests.map(identity).sort());
+    const byIdentity = new Map(manifests.map((m) => [identity(m), m]));
+    for (const manifest of built) expect(manifest, identity(manifest)).toEqual(byIdentity.get(identity(manifest)));
+  }, 60_000);
+
+  it('keep the in-memory variant at one Books API replica, without a database, and otherwise the same', async () => {
+    const memory = await kustomize(memoryOverlayDir);
+    const api = memory.find((m) => m.kind === 'Deployment' && m.metadata.name === 'books-api');
+    expect(api && workloadSpec(api).replicas).toBe(1);
+    expect(api && envOf(api, 'books-api').has('DATABASE_URL')).toBe(false);
+    expect(memory.some((m) => m.metadata.name === 'books-postgres')).toBe(false);
+    // Everything else (probes, security, the portal) is the PostgreSQL variant's, untouched.
+    const base = new Map(manifests.map((m) => [identity(m), m]));
+    for (const manifest of memory.filter((m) => m !== api)) {
+      expect(manifest, identity(manifest)).toEqual(base.get(identity(manifest)));
+    }
+    const baseApi = structuredClone(find('Deployment', 'books-api')) as Manifest & { spec: WorkloadSpec };
+    baseApi.spec.replicas = 1;
+    const container = baseApi.spec.template.spec.containers[0];
+    if (container) container.env = container.env?.filter((variable) => variable.name !== 'DATABASE_URL');
+    expect(api).toEqual(baseApi);
+  }, 60_000);
 });
