@@ -81,6 +81,20 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { patterns: [storeImplementations] }] },
   },
   {
+    // Every error the API answers comes from the catalogue's factories, so each has its code.
+    files: ['apps/books-api/src/**/*.ts'],
+    ignores: ['apps/books-api/src/errors.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "NewExpression[callee.name='HttpError']",
+          message: 'Build errors with a factory of src/errors.ts (the error catalogue), so each carries its code.',
+        },
+      ],
+    },
+  },
+  {
     files: ['apps/portal/**/*.{ts,tsx}'],
     plugins: { '@next/next': nextPlugin, 'react-hooks': reactHooks },
     languageOptions: { globals: { ...globals.browser, ...globals.node } },

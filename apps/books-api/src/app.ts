@@ -4,8 +4,7 @@ import fp from 'fastify-plugin';
 import type { Server } from 'node:http';
 import type { Config, ConnectionSettings } from './config.js';
 import { lazyChildLoggerFactory } from './lazy-child-logger.js';
-import { sendError } from './plugins/app/errors.js';
-import { HttpError } from './errors.js';
+import { beforeRoutingError, sendError } from './plugins/app/errors.js';
 import openapi from './plugins/external/openapi.js';
 import bookStorePlugin from './plugins/app/book-store.js';
 import errors from './plugins/app/errors.js';
@@ -85,11 +84,7 @@ export function serverOptions(
     // Errors raised before routing (e.g. a path with broken percent-encoding) never reach the error handler.
     frameworkErrors: (error, request, reply) => {
       reply.header('X-Request-ID', request.id);
-      const status = error.statusCode ?? 400;
-      sendError(
-        new HttpError(status >= 500 ? 500 : status, status >= 500 ? 'Internal Server Error' : 'Invalid URL'),
-        reply,
-      );
+      sendError(beforeRoutingError(error), reply);
     },
   };
 }

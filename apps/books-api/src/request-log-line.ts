@@ -10,6 +10,8 @@ export interface RequestLogFields {
   latencyMs: number;
   size: number;
   client: string;
+  /** The error catalogue's code (src/errors.ts) of an error answer; absent on success. */
+  errorCode?: string | undefined;
 }
 
 export type RequestLineWriter = (fields: RequestLogFields) => void;
@@ -91,7 +93,9 @@ export function requestLineWriter(logger: FastifyBaseLogger): RequestLineWriter 
       `${levelPrefix}${time()}${chindings()}` +
         `,"reqId":${text(fields.reqId)},"method":${text(fields.method)},"path":${text(fields.path)}` +
         `,"status":${number(fields.status)},"latencyMs":${number(fields.latencyMs)},"size":${number(fields.size)}` +
-        `,"client":${text(fields.client)},"msg":${text(message(fields))}${end}`,
+        `,"client":${text(fields.client)}` +
+        (fields.errorCode === undefined ? '' : `,"errorCode":${text(fields.errorCode)}`) +
+        `,"msg":${text(message(fields))}${end}`,
     );
   };
 }

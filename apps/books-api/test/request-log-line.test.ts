@@ -35,6 +35,7 @@ const tricky: RequestLogFields[] = [
     latencyMs: 12,
     size: 0,
     client: '::ffff:10.0.0.1',
+    errorCode: 'BOOKS_ERR_VALIDATION',
   },
   {
     reqId: 'x'.repeat(128),
@@ -44,6 +45,17 @@ const tricky: RequestLogFields[] = [
     latencyMs: 1.5,
     size: NaN,
     client: '',
+    errorCode: 'BOOKS_ERR_NOT_FOUND',
+  },
+  {
+    reqId: 'ok',
+    method: 'GET',
+    path: '/api/status',
+    status: 200,
+    latencyMs: 0.1,
+    size: 2,
+    client: '127.0.0.1',
+    errorCode: undefined,
   },
 ];
 

@@ -3,7 +3,13 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import Type from 'typebox';
 import { parseLoginForm, type LoginForm } from '../auth/login-form.js';
 import { createVerificationSlots, VerificationQueueFullError } from '../auth/verification-slots.js';
-import { HttpError, payloadTooLarge, serviceUnavailable, unauthorized } from '../errors.js';
+import {
+  incorrectCredentials,
+  loginVerificationsBusy,
+  payloadTooLarge,
+  tokenLoginNotConfigured,
+  tooManyLoginAttempts,
+} from '../errors.js';
 import { registerMultipartFormBody } from '../plugins/app/multipart-form-body.js';
 import { errorResponses } from '../schemas/errors.js';
 
@@ -36,11 +42,6 @@ const TokenResponse = Type.Object(
   },
   { title: 'TokenResponse' },
 );
-
-const tooManyFailedLogins = (retryAfterSeconds: number) =>
-  new HttpError(429, `Too many failed login attempts; try again in ${retryAfterSeconds} seconds`, {
-    'Retry-After': String(retryAfterSeconds),
-  });
 
 const httpError = (description: string) => ({ ...Type.Ref('HTTPError'), description });
 
@@ -114,7 +115,7 @@ export default async function tokenRoutes(app: FastifyInstance) {
         },
       },
       onRequest: async () => {
-        if (app.auth.tokens === null) throw serviceUnavailable('Token login is not configured');
+        if (app.auth.tokens === null) throw tokenLoginNotConfigured();
       },
     },
     async (request) => {
@@ -122,7 +123,7 @@ export default async function tokenRoutes(app: FastifyInstance) {
       const attempt = { username: form.username, client: request.ip };
       // Counted before the password is checked, so parallel guesses cannot all pass a check-then-count.
       const reservation = await throttle.reserve(attempt);
-      if (!reservation.granted) throw tooManyFailedLogins(reservation.retryAfterSeconds);
+      if (!reservation.granted) throw tooManyLoginAttempts(reservation.retryAfterSeconds);
       let account;
       try {
         account = await verifications.run(() => credentials.check(form.username, form.password));
@@ -130,18 +131,18 @@ export default async function tokenRoutes(app: FastifyInstance) {
         // Not judged (queue full, or a fault): the attempt does not count.
         await throttle.release(attempt);
         if (error instanceof VerificationQueueFullError) {
-          throw serviceUnavailable('Too many logins are being checked; try again in 1 second', { 'Retry-After': '1' });
+          throw loginVerificationsBusy();
         }
         throw error;
       }
       if (account === null) {
         request.log.info({ username: form.username }, 'failed login');
-        throw unauthorized('Incorrect credentials');
+        throw incorrectCredentials();
       }
       await throttle.release(attempt);
       // Checked in onRequest; read again so the type narrows.
       const tokens = app.auth.tokens;
-      if (tokens === null) throw serviceUnavailable('Token login is not configured');
+      if (tokens === null) throw tokenLoginNotConfigured();
       return tokens.issue({ sub: account.username, roles: account.roles });
     },
   );

@@ -1,4 +1,4 @@
-import { HttpError, RequestValidationError } from '../errors.js';
+import { bodyNotParsed, RequestValidationError } from '../errors.js';
 import { findJsonSyntaxError } from './python-json-error.js';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
@@ -42,10 +42,10 @@ export function decodeJsonBody(body: Buffer): unknown {
   try {
     text = utf8.decode(body);
   } catch {
-    throw new HttpError(400, 'There was an error parsing the body');
+    throw bodyNotParsed();
   }
   if (nestingDepth(text, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) {
-    throw new HttpError(400, 'There was an error parsing the body');
+    throw bodyNotParsed();
   }
   try {
     return JSON.parse(text);

@@ -10,7 +10,7 @@ import { BOOKS_READ, BOOKS_WRITE } from '../../auth/roles.js';
 import { loadSigningKeys, type TokenSigningSettings } from '../../auth/signing-keys.js';
 import { TokenRejectedError, createTokenService, type Principal } from '../../auth/token-service.js';
 import { loadUserDirectory } from '../../auth/users-file.js';
-import { forbidden, unauthorized } from '../../errors.js';
+import { insufficientScope, invalidToken, notAuthenticated, tokenExpired } from '../../errors.js';
 
 /**
  * Authentication, in one place: the users file and signing keys (read at start; a bad one
@@ -86,13 +86,13 @@ async function createAuthService(settings: AuthSettings, log: FastifyBaseLogger)
   /** Verifies the `Authorization` header; throws the contract's 401. No store lookup. */
   async function authenticate(authorization: string | undefined): Promise<Principal> {
     // FastAPI's OAuth2PasswordBearer words the absent header this way.
-    if (authorization === undefined) throw unauthorized('Not authenticated');
+    if (authorization === undefined) throw notAuthenticated();
     const token = bearerToken(authorization);
-    if (token === null || tokens === null) throw unauthorized('Invalid token');
+    if (token === null || tokens === null) throw invalidToken();
     try {
       return await tokens.verify(token);
     } catch (error) {
-      if (error instanceof TokenRejectedError) throw unauthorized(error.message);
+      if (error instanceof TokenRejectedError) throw error.reason === 'expired' ? tokenExpired() : invalidToken();
       throw error;
     }
   }
@@ -165,7 +165,7 @@ async function authentication(app: FastifyInstance, settings: AuthSettings) {
     const principal = await auth.authenticate(authorization);
     const role = bearerAuth.role ?? defaultRoleFor(request.method);
     // Thrown, not sent: the request stops here and the error handler answers.
-    if (!principal.roles.includes(role)) throw forbidden('Insufficient scope');
+    if (!principal.roles.includes(role)) throw insufficientScope();
     request.principal = principal;
   }
 

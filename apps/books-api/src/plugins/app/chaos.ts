@@ -3,7 +3,13 @@
 
 import type { FastifyInstance, FastifySchema } from 'fastify';
 import fp from 'fastify-plugin';
-import { badRequest, HttpError } from '../../errors.js';
+import {
+  ERROR_CATALOGUE,
+  forceErrorNotApproved,
+  forceErrorNotInteger,
+  simulatedError,
+  type HttpError,
+} from '../../errors.js';
 import { parsePythonInt } from '../../validation/python-int.js';
 
 export const FORCE_ERROR_HEADER = 'x-force-error';
@@ -15,16 +21,16 @@ export type ForceableStatusCode = (typeof FORCEABLE_STATUS_CODES)[number];
 /** Forced answers that tell a well-behaved client when to retry. */
 export const RETRY_AFTER_SECONDS: Readonly<Partial<Record<ForceableStatusCode, number>>> = { 429: 1, 503: 1 };
 
-export const NOT_AN_INTEGER_DETAIL = 'X-Force-Error must be an integer status code';
-export const NOT_APPROVED_DETAIL = 'X-Force-Error is limited to approved demo codes';
+export const NOT_AN_INTEGER_DETAIL = ERROR_CATALOGUE.BOOKS_ERR_FORCE_ERROR_NOT_INTEGER.detail;
+export const NOT_APPROVED_DETAIL = ERROR_CATALOGUE.BOOKS_ERR_FORCE_ERROR_NOT_APPROVED.detail;
 
 export function simulatedErrorDetail(code: ForceableStatusCode): string {
-  return `Simulated error ${code}`;
+  return simulatedError(code).detail;
 }
 
 export type ForceErrorParse =
   | { readonly kind: 'forced'; readonly code: ForceableStatusCode }
-  | { readonly kind: 'invalid'; readonly detail: string };
+  | { readonly kind: 'invalid'; readonly error: () => HttpError };
 
 function isForceable(code: number): code is ForceableStatusCode {
   return (FORCEABLE_STATUS_CODES as readonly number[]).includes(code);
@@ -37,9 +43,9 @@ function isForceable(code: number): code is ForceableStatusCode {
  */
 export function parseForceErrorHeader(raw: string): ForceErrorParse {
   const value = parsePythonInt(raw);
-  if (value === undefined) return { kind: 'invalid', detail: NOT_AN_INTEGER_DETAIL };
+  if (value === undefined) return { kind: 'invalid', error: forceErrorNotInteger };
   const code = Number(value);
-  if (!isForceable(code)) return { kind: 'invalid', detail: NOT_APPROVED_DETAIL };
+  if (!isForceable(code)) return { kind: 'invalid', error: forceErrorNotApproved };
   return { kind: 'forced', code };
 }
 
@@ -74,14 +80,9 @@ async function chaosPlugin(app: FastifyInstance, options: ChaosPluginOptions) {
     const raw = request.headers[FORCE_ERROR_HEADER];
     if (raw === undefined) return;
     const parsed = parseForceErrorHeader(Array.isArray(raw) ? raw.join(', ') : raw);
-    if (parsed.kind === 'invalid') throw badRequest(parsed.detail);
+    if (parsed.kind === 'invalid') throw parsed.error();
     app.metrics.recordForcedFailure(parsed.code);
-    const retryAfter = RETRY_AFTER_SECONDS[parsed.code];
-    throw new HttpError(
-      parsed.code,
-      simulatedErrorDetail(parsed.code),
-      retryAfter === undefined ? {} : { 'Retry-After': String(retryAfter) },
-    );
+    throw simulatedError(parsed.code, RETRY_AFTER_SECONDS[parsed.code]);
   });
 }
 

@@ -3,7 +3,14 @@ import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { Socket } from 'node:net';
 import type { ConnectionError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { badRequest } from '../../errors.js';
+import {
+  expectationFailed,
+  headersTooLarge,
+  missingHost,
+  requestTimeout,
+  unparseableRequest,
+  type HttpError,
+} from '../../errors.js';
 import { requestIdFor } from './request-id.js';
 
 /**
@@ -48,23 +55,18 @@ async function answersWritten(socket: Socket): Promise<void> {
   );
 }
 
-interface ClientErrorAnswer {
-  readonly status: number;
-  readonly detail: string;
-}
-
-function answerFor(error: ConnectionError): ClientErrorAnswer {
+function answerFor(error: ConnectionError): HttpError {
   switch (error.code) {
     case 'ERR_HTTP_REQUEST_TIMEOUT':
-      return { status: 408, detail: 'Request timeout: the request was not received in time' };
+      return requestTimeout();
     case 'HPE_HEADER_OVERFLOW':
-      return { status: 431, detail: 'Request header fields too large' };
+      return headersTooLarge();
     default:
-      return { status: 400, detail: 'Bad request: the request could not be parsed' };
+      return unparseableRequest();
   }
 }
 
-function rawResponse(status: number, detail: string): string {
+function rawResponse({ statusCode: status, detail }: HttpError): string {
   const body = JSON.stringify({ detail });
   return [
     `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}`,
@@ -84,11 +86,14 @@ function rawResponse(status: number, detail: string): string {
 export function clientErrorHandler(this: FastifyInstance, error: ConnectionError, socket: Socket): void {
   // A reset connection, or one already closed: there is nobody to answer.
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
-  const { status, detail } = answerFor(error);
+  const answer = answerFor(error);
   // A client's mistake, not a fault of the service: no stack trace, not at error level.
-  this.log.info({ status, code: error.code, client: socket.remoteAddress }, `client error: ${detail}`);
+  this.log.info(
+    { status: answer.statusCode, errorCode: answer.code, code: error.code, client: socket.remoteAddress },
+    `client error: ${answer.detail}`,
+  );
   void answersWritten(socket).then(() => {
-    if (socket.writable) socket.end(rawResponse(status, detail));
+    if (socket.writable) socket.end(rawResponse(answer));
     else socket.destroy();
   });
 }
@@ -101,10 +106,13 @@ export function clientErrorHandler(this: FastifyInstance, error: ConnectionError
 async function clientErrors(fastify: FastifyInstance): Promise<void> {
   fastify.server.on('request', trackResponse);
   fastify.server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => {
-    const detail = 'Expectation failed: only "Expect: 100-continue" is supported';
-    fastify.log.info({ status: 417, expect: request.headers.expect }, `client error: ${detail}`);
-    const body = JSON.stringify({ detail });
-    response.writeHead(417, {
+    const answer = expectationFailed();
+    fastify.log.info(
+      { status: answer.statusCode, errorCode: answer.code, expect: request.headers.expect },
+      `client error: ${answer.detail}`,
+    );
+    const body = JSON.stringify({ detail: answer.detail });
+    response.writeHead(answer.statusCode, {
       'Content-Type': 'application/json; charset=utf-8',
       'Content-Length': Buffer.byteLength(body),
       'X-Request-ID': requestIdFor(request),
@@ -115,7 +123,7 @@ async function clientErrors(fastify: FastifyInstance): Promise<void> {
   });
   fastify.addHook('onRequest', async (request) => {
     if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
-      throw badRequest('Bad request: an HTTP/1.1 request must carry a Host header', { Connection: 'close' });
+      throw missingHost();
     }
   });
 }

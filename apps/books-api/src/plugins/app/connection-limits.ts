@@ -1,7 +1,7 @@
 import type { Socket } from 'node:net';
 import fp from 'fastify-plugin';
 import type { ConnectionSettings } from '../../config.js';
-import { serviceUnavailable } from '../../errors.js';
+import { tooManyRequestsOnConnection } from '../../errors.js';
 
 /**
  * Bounds what one client can hold: the number of open connections (Node closes any beyond
@@ -18,10 +18,7 @@ export default fp<ConnectionSettings>(
       const count = (requestsSeen.get(socket) ?? 0) + 1;
       requestsSeen.set(socket, count);
       if (count > settings.maxRequestsPerConnection) {
-        throw serviceUnavailable('Too many requests on this connection; send it on a new connection', {
-          Connection: 'close',
-          'Retry-After': '0',
-        });
+        throw tooManyRequestsOnConnection();
       }
       if (count === settings.maxRequestsPerConnection) reply.header('Connection', 'close');
     });

@@ -2,12 +2,19 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { StoreUnavailableError, UnstorableTextError } from '../../store/book-store.js';
 import {
+  clientError,
+  type ErrorCode,
+  contentLengthMismatch,
   databaseUnavailable,
   HttpError,
   internalServerError,
+  invalidUrl,
+  invalidUrlEncoding,
   payloadTooLarge,
   RequestValidationError,
+  unstorableText,
   unsupportedMediaType,
+  urlParameterTooLong,
 } from '../../errors.js';
 
 /**
@@ -19,7 +26,7 @@ import {
 export function toHttpError(error: unknown, request: FastifyRequest): HttpError | RequestValidationError {
   if (error instanceof HttpError || error instanceof RequestValidationError) return error;
   if (error instanceof StoreUnavailableError) return databaseUnavailable();
-  if (error instanceof UnstorableTextError) return new HttpError(400, error.message);
+  if (error instanceof UnstorableTextError) return unstorableText(error.field);
   const fastifyError = error as Partial<FastifyError>;
   switch (fastifyError.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
@@ -30,17 +37,24 @@ export function toHttpError(error: unknown, request: FastifyRequest): HttpError 
         request.routeOptions.schema?.consumes ?? ['application/json'],
       );
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-      return new HttpError(400, 'Request body size did not match Content-Length');
+      return contentLengthMismatch();
     case 'FST_ERR_BAD_URL':
-      return new HttpError(400, 'Invalid URL encoding');
+      return invalidUrlEncoding();
     default:
       break;
   }
   const status = fastifyError.statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) {
-    return new HttpError(status, fastifyError.message ?? 'Bad Request');
+    return clientError(status, fastifyError.message ?? 'Bad Request');
   }
   return internalServerError();
+}
+
+/** Errors Fastify raises before routing (its `frameworkErrors` option), which never reach the error handler. */
+export function beforeRoutingError(error: Partial<FastifyError>): HttpError {
+  const status = error.statusCode ?? 400;
+  if (status >= 500) return internalServerError();
+  return status === 414 ? urlParameterTooLong() : invalidUrl();
 }
 
 export function sendError(error: HttpError | RequestValidationError, reply: FastifyReply): FastifyReply {
@@ -54,22 +68,32 @@ export function sendError(error: HttpError | RequestValidationError, reply: Fast
     return sendError(internalServerError(), reply);
   }
   if (error instanceof HttpError) reply.headers(error.headers);
+  // For the request's log line (plugins/app/request-log.ts): the code is not part of the public body.
+  reply.request.errorCode = error.code;
   return reply.code(error.statusCode).type('application/json; charset=utf-8').send(text);
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The catalogue code of the error this request was answered with; null when it succeeded. */
+    errorCode: ErrorCode | null;
+  }
 }
 
 export default fp(
   async (fastify) => {
+    fastify.decorateRequest('errorCode', null);
     fastify.setErrorHandler(async (error, request, reply) => {
       const mapped = toHttpError(error, request);
       if (error instanceof StoreUnavailableError) {
         request.log.warn({ err: error.cause ?? error, reqId: request.id }, 'book store unavailable');
       } else if (mapped.statusCode >= 500 && !(error instanceof HttpError)) {
         request.log.error(
-          { err: error, reqId: request.id, method: request.method, url: request.url },
+          { err: error, code: mapped.code, reqId: request.id, method: request.method, url: request.url },
           'request failed',
         );
       } else {
-        request.log.debug({ err: error, status: mapped.statusCode }, 'request rejected');
+        request.log.debug({ err: error, status: mapped.statusCode, code: mapped.code }, 'request rejected');
       }
       return sendError(mapped, reply);
     });

@@ -26,6 +26,8 @@ export default fp(
         latencyMs: Math.round(reply.elapsedTime * 100) / 100,
         size: Number(reply.getHeader('content-length') ?? 0),
         client: request.ip,
+        // The error catalogue's code (src/errors.ts) when the answer is an error.
+        errorCode: request.errorCode ?? undefined,
       });
     });
   },

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
-import { HttpError } from '../../errors.js';
+import { noBooks } from '../../errors.js';
 import { errorResponses } from '../../schemas/errors.js';
 
 /** The method list OPTIONS /api/options announces (header and body come from this one list). */
@@ -97,7 +97,7 @@ const monitoring: FastifyPluginAsyncTypebox = async (fastify) => {
     },
     async (_request, reply) => {
       const book = await bookStore.randomBook();
-      if (book === undefined) throw new HttpError(404, 'No books available');
+      if (book === undefined) throw noBooks();
       return reply.redirect(`/api/v1/books/${book.id}`, 307);
     },
   );
