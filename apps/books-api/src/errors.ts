@@ -21,6 +21,10 @@ export const ERROR_CATALOGUE = {
   BOOKS_ERR_INVALID_URL_ENCODING: { status: 400, detail: 'Invalid URL encoding' },
   BOOKS_ERR_BAD_REQUEST: { status: 400, detail: 'Bad request: the request could not be parsed' },
   BOOKS_ERR_MISSING_HOST: { status: 400, detail: 'Bad request: an HTTP/1.1 request must carry a Host header' },
+  BOOKS_ERR_CONNECT_NOT_SUPPORTED: {
+    status: 400,
+    detail: 'Bad request: CONNECT is not supported (this server is not a proxy)',
+  },
   BOOKS_ERR_BODY_NOT_PARSED: { status: 400, detail: 'There was an error parsing the body' },
   BOOKS_ERR_CONTENT_LENGTH_MISMATCH: { status: 400, detail: 'Request body size did not match Content-Length' },
   BOOKS_ERR_FORCE_ERROR_NOT_INTEGER: { status: 400, detail: 'X-Force-Error must be an integer status code' },
@@ -163,6 +167,7 @@ export const unparseableRequest = () => fixed('BOOKS_ERR_BAD_REQUEST');
 export const requestTimeout = () => fixed('BOOKS_ERR_REQUEST_TIMEOUT');
 export const expectationFailed = () => fixed('BOOKS_ERR_EXPECTATION_FAILED');
 export const headersTooLarge = () => fixed('BOOKS_ERR_HEADERS_TOO_LARGE');
+export const connectNotSupported = () => fixed('BOOKS_ERR_CONNECT_NOT_SUPPORTED');
 // 413, 414, 415
 export const urlParameterTooLong = () => fixed('BOOKS_ERR_URL_PARAMETER_TOO_LONG');
 /** 413; `reason` names the limit a multipart form broke, otherwise the total size limit is given. */

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { defaultConfig } from '../../src/config.js';
+import { hs256Config } from '../auth/fixtures.js';
 import { exchange, listeningApp, openSocket, parseResponses, readUntilClosed, type RawResponse } from '../raw-http.js';
 
 /** A server that waits for a client forever fails these tests at this bound instead of hanging. */
@@ -99,4 +100,40 @@ test('a client that trickles its body is answered 408 and cut', BOUNDED, async (
   clearInterval(trickle);
   assertContractAnswer(response, 408, /not received in time/);
   assert.equal(await app.bookStore.count(), 3);
+});
+
+test('CONNECT is answered 400 in the contract shape, after the answer to a request pipelined ahead of it', async (t) => {
+  const { port } = await listeningApp(t);
+  const responses = await exchange(
+    port,
+    `${GET}\r\nCONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\nX-Request-ID: connect-1\r\n\r\n`,
+  );
+  assert.deepEqual(
+    responses.map(({ status }) => status),
+    [200, 400],
+  );
+  assertContractAnswer(responses[1], 400, /CONNECT is not supported/);
+  assert.equal(responses[1]?.headers['x-request-id'], 'connect-1');
+  assert.equal(responses[1]?.headers.connection, 'close');
+});
+
+test('a client that half-closes after sending a login still gets its answer', async (t) => {
+  const { port } = await listeningApp(t, { config: await hs256Config() });
+  const form = 'username=someone&password=wrong';
+  // The password check takes a while: the client's FIN arrives long before the answer is ready.
+  const responses = await exchange(
+    port,
+    `POST /token HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${form.length}\r\n\r\n${form}`,
+  );
+  assert.equal(responses.length, 1);
+  assertContractAnswer(responses[0], 401, /Incorrect credentials/);
+});
+
+test('a request asking for a protocol upgrade is answered as HTTP/1.1 and its connection closed', async (t) => {
+  const { port } = await listeningApp(t);
+  // Node reads nothing more on a connection after such a request: the pipelined GET would wait forever.
+  const responses = await exchange(port, `${GET}Connection: Upgrade\r\nUpgrade: h2c\r\n\r\n${GET}\r\n`);
+  assert.equal(responses.length, 1);
+  assert.equal(responses[0]?.status, 200);
+  assert.equal(responses[0]?.headers.connection, 'close');
 });

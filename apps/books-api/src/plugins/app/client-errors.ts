@@ -1,9 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
+import {
+  STATUS_CODES,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { Socket } from 'node:net';
 import type { ConnectionError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import {
+  connectNotSupported,
   expectationFailed,
   headersTooLarge,
   missingHost,
@@ -55,6 +62,9 @@ async function answersWritten(socket: Socket): Promise<void> {
   );
 }
 
+/** How long a connection that sent CONNECT may stay open after its answer. */
+const CONNECT_ANSWER_TIMEOUT_MS = 5000;
+
 function answerFor(error: ConnectionError): HttpError {
   switch (error.code) {
     case 'ERR_HTTP_REQUEST_TIMEOUT':
@@ -66,13 +76,13 @@ function answerFor(error: ConnectionError): HttpError {
   }
 }
 
-function rawResponse({ statusCode: status, detail }: HttpError): string {
+function rawResponse({ statusCode: status, detail }: HttpError, requestId: string = randomUUID()): string {
   const body = JSON.stringify({ detail });
   return [
     `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}`,
     'Content-Type: application/json; charset=utf-8',
     `Content-Length: ${Buffer.byteLength(body)}`,
-    `X-Request-ID: ${randomUUID()}`,
+    `X-Request-ID: ${requestId}`,
     'Connection: close',
     '',
     body,
@@ -98,13 +108,47 @@ export function clientErrorHandler(this: FastifyInstance, error: ConnectionError
   });
 }
 
+/** What makes Node's parser treat a request as an upgrade: an Upgrade header named in Connection. */
+function asksForUpgrade(headers: IncomingHttpHeaders): boolean {
+  const connection = headers.connection;
+  return (
+    headers.upgrade !== undefined &&
+    connection !== undefined &&
+    connection.split(',').some((option) => option.trim().toLowerCase() === 'upgrade')
+  );
+}
+
 /**
  * Registers the pieces Node needs for the answers it would otherwise write itself with an
  * empty body: an `Expect` other than 100-continue (417), and an HTTP/1.1 request without
- * `Host` (400; Node's own check is switched off in the server options so this one answers).
+ * `Host` (400; Node's own check is switched off in the server options so this one answers);
+ * and for CONNECT, which Node hands over as a bare socket and, with nobody listening, closes
+ * without a word, dropping the answers to requests pipelined ahead of it.
  */
 async function clientErrors(fastify: FastifyInstance): Promise<void> {
+  // A client that half-closes its side after sending a request still wants the answer (RFC 9112:
+  // a half-closed connection neither delimits a request nor says the client lost interest).
+  // Node's default takes it as an abort and drops any answer not written yet, such as a login's
+  // after its password check; with this switch it answers, then closes. The property is not in
+  // Node's types, but it is the one Node's own server reads (and spdy sets).
+  (fastify.server as Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
   fastify.server.on('request', trackResponse);
+  fastify.server.on('connect', (request: IncomingMessage, socket: Socket) => {
+    const answer = connectNotSupported();
+    fastify.log.info(
+      { status: answer.statusCode, errorCode: answer.code, method: 'CONNECT', client: socket.remoteAddress },
+      `client error: ${answer.detail}`,
+    );
+    socket.on('error', () => socket.destroy());
+    // The socket is ours now, outside Node's timeouts: drain what the client sends (closing with
+    // unread bytes would reset the connection and could lose the answer), and never wait on it long.
+    socket.resume();
+    socket.setTimeout(CONNECT_ANSWER_TIMEOUT_MS, () => socket.destroy());
+    void answersWritten(socket).then(() => {
+      if (socket.writable) socket.end(rawResponse(answer, requestIdFor(request)));
+      else socket.destroy();
+    });
+  });
   fastify.server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => {
     const answer = expectationFailed();
     fastify.log.info(
@@ -121,10 +165,14 @@ async function clientErrors(fastify: FastifyInstance): Promise<void> {
     });
     response.end(body);
   });
-  fastify.addHook('onRequest', async (request) => {
+  fastify.addHook('onRequest', async (request, reply) => {
     if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
       throw missingHost();
     }
+    // No protocol upgrade is served, so the request is answered as plain HTTP/1.1; but Node's
+    // parser stops reading the connection after a request that asked for one, so a request
+    // pipelined behind it would never be answered. Closing tells the client to send it again.
+    if (asksForUpgrade(request.headers)) reply.header('Connection', 'close');
   });
 }
 
