@@ -28,15 +28,13 @@ export async function proxy(request: NextRequest): Promise<Response> {
   if (principal) return NextResponse.next();
 
   const headers = { 'Cache-Control': 'no-store' };
-  // API calls, and the client router's own fetches of a page (RSC, prefetch): a redirect to the
-  // provider could not be followed by fetch() anyway; on a 401 the router loads the page itself.
-  const routerFetch =
-    request.headers.has('rsc') ||
-    request.headers.has('next-router-prefetch') ||
-    request.nextUrl.searchParams.has('_rsc');
-  if (pathname.startsWith('/api/') || routerFetch) {
+  if (pathname.startsWith('/api/')) {
     return Response.json({ error: 'Sign-in required' }, { status: 401, headers });
   }
+  // Pages, including the client router's own fetches of them (navigations and prefetches): Next
+  // strips their RSC headers before the proxy runs, so they cannot be told apart here. All of them
+  // go to the sign-in route on this origin, which sees those headers and answers router fetches
+  // without the cross-origin redirect to the provider (src/server/auth/sign-in-flow.ts).
   if (auth.mode === 'oidc') {
     const location = new URL(signInPath(`${pathname}${search}`), auth.oidc.publicUrl);
     return NextResponse.redirect(location, { status: 303, headers });

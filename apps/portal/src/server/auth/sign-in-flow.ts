@@ -55,7 +55,21 @@ function logFailure(msg: string, error: unknown): void {
   );
 }
 
-/** GET /api/auth/signin?returnTo=/path: off to the provider, or straight back when already signed in. */
+/**
+ * A fetch by Next's client router (a navigation or a prefetch of a page), which src/proxy.ts sent
+ * here because there is no session. Next strips these headers before the proxy runs, so this is
+ * the first place that can tell; the route handler sees the request as the browser sent it.
+ */
+function isRouterFetch(request: Request): boolean {
+  return request.headers.get('rsc') === '1' || request.headers.has('next-router-prefetch');
+}
+
+/**
+ * GET /api/auth/signin?returnTo=/path: off to the provider, or straight back when already signed in.
+ * A router fetch gets 204 instead: fetch() cannot follow a redirect to the provider (another origin,
+ * refused by CORS). Without a page to render the router loads this URL as a page, which lands here
+ * again as a navigation and goes to the provider; a prefetch is simply dropped, without a console error.
+ */
 export async function signIn(request: Request): Promise<Response> {
   const auth = oidcAuth();
   if (!auth) return notUsed();
@@ -64,6 +78,7 @@ export async function signIn(request: Request): Promise<Response> {
   if (await readSession(auth.session, credentials.cookie(sessionCookieName(auth.session)))) {
     return redirect(auth, returnTo);
   }
+  if (isRouterFetch(request)) return new Response(null, { status: 204, headers: NO_STORE });
   let started: Awaited<ReturnType<typeof beginSignIn>>;
   try {
     started = await beginSignIn(auth.oidc, returnTo);
