@@ -17,6 +17,7 @@ describe('permissions', () => {
       if (!decision.allowed) {
         expect(decision.reason).toContain('requester or admin role');
         expect(decision.reason).toContain('viewer');
+        expect(decision.needs).toBe('requester');
       }
     }
   });
@@ -26,7 +27,10 @@ describe('permissions', () => {
     expect(decide(requester, 'delete', { requestedBy: requester.identity }).allowed).toBe(true);
     const other = decide(requester, 'delete', { requestedBy: admin.identity });
     expect(other.allowed).toBe(false);
-    if (!other.allowed) expect(other.reason).toMatch(/admin role.*ada@example.com/);
+    if (!other.allowed) {
+      expect(other.reason).toMatch(/admin role.*ada@example.com/);
+      expect(other.needs).toBe('admin');
+    }
     expect(decide(requester, 'delete', {}).allowed).toBe(false);
   });
 

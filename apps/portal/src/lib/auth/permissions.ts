@@ -24,7 +24,8 @@ export interface OwnedResource {
   requestedBy?: string;
 }
 
-export type Decision = { allowed: true } | { allowed: false; reason: string };
+/** A refusal names the lowest role that would have been allowed, so a page can say how to get it. */
+export type Decision = { allowed: true } | { allowed: false; reason: string; needs: Role };
 
 const RANK: Record<Role, number> = { viewer: 0, requester: 1, admin: 2 };
 
@@ -39,10 +40,11 @@ export function hasRole(principal: Principal, needed: Role): boolean {
   return RANK[principal.role] >= RANK[needed];
 }
 
-function refuse(action: Exclude<Action, 'read'>, principal: Principal, needs: string): Decision {
+function refuse(action: Exclude<Action, 'read'>, principal: Principal, needs: Role, why: string): Decision {
   return {
     allowed: false,
-    reason: `${ACTION_WORDS[action]} needs ${needs}; you are signed in as ${principal.identity} with the ${principal.role} role`,
+    needs,
+    reason: `${ACTION_WORDS[action]} needs ${why}; you are signed in as ${principal.identity} with the ${principal.role} role`,
   };
 }
 
@@ -53,7 +55,7 @@ function refuse(action: Exclude<Action, 'read'>, principal: Principal, needs: st
  */
 export function decide(principal: Principal, action: Action, resource?: OwnedResource): Decision {
   if (action === 'read') return { allowed: true };
-  if (!hasRole(principal, 'requester')) return refuse(action, principal, 'the requester or admin role');
+  if (!hasRole(principal, 'requester')) return refuse(action, principal, 'requester', 'the requester or admin role');
   if (action === 'create' || action === 'resync' || hasRole(principal, 'admin') || resource === undefined) {
     return { allowed: true };
   }
@@ -61,6 +63,7 @@ export function decide(principal: Principal, action: Action, resource?: OwnedRes
   return refuse(
     action,
     principal,
+    'admin',
     `the admin role for an account someone else requested (${resource.requestedBy ?? 'requester unknown'})`,
   );
 }

@@ -1,17 +1,19 @@
-import Alert from '@mui/material/Alert';
 import type { Metadata } from 'next';
 import { StorageAccountForm } from '@/components/catalog/StorageAccountForm';
 import { PageHeader } from '@/components/common/PageHeader';
 import { PlatformProblem } from '@/components/common/PlatformProblem';
-import { decide } from '@/lib/auth/permissions';
-import { signedInPrincipal } from '@/server/auth/current-principal';
+import { requirePageAction } from '@/server/auth/page-access';
 import { loadPlatformData } from '@/server/platform/page-data';
 import { allowedLocations, listResourceGroups } from '@/server/platform/storage-accounts';
 
 export const metadata: Metadata = { title: 'New Azure storage account' };
 
+/**
+ * Only roles that may create: ./layout.tsx answers the others with a 403 page before anything
+ * streams. Next renders a page alongside its layouts, so the page asks again rather than rely on that.
+ */
 export default async function AzureStoragePage() {
-  const creation = decide(await signedInPrincipal(), 'create');
+  await requirePageAction('create');
   const loaded = await loadPlatformData(listResourceGroups);
   return (
     <>
@@ -19,11 +21,7 @@ export default async function AzureStoragePage() {
         title="New Azure storage account"
         description="Describe the account you need. The rules of Azure are checked as you go, and the preview shows exactly what will be submitted."
       />
-      {!creation.allowed ? (
-        <Alert severity="info" role="note" data-testid="create-not-allowed">
-          {creation.reason}. Ask the platform team for access.
-        </Alert>
-      ) : loaded.ok ? (
+      {loaded.ok ? (
         <StorageAccountForm
           resourceGroups={loaded.value.filter((group) => group.ready)}
           locations={allowedLocations()}
