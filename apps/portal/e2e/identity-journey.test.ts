@@ -90,6 +90,10 @@ async function sessionCookie(): Promise<string> {
   assert.ok(cookie, 'the portal set no session cookie');
   assert.equal(cookie.httpOnly, true);
   assert.equal(cookie.sameSite, 'Lax');
+  assert.equal(cookie.secure, false, 'plain http on loopback: not Secure');
+  // The contract's 8 h from sign-in; the sign-in happened within the last few minutes.
+  const hoursLeft = (cookie.expires * 1000 - Date.now()) / 3_600_000;
+  assert.ok(hoursLeft > 7.8 && hoursLeft <= 8, `the session cookie lasts ${hoursLeft} h`);
   return cookie.value;
 }
 
@@ -202,6 +206,17 @@ describe('portal sign-in with an OpenID Connect provider', () => {
     const api = await fetch(`${portal.url}/api/platform/resources`);
     assert.equal(api.status, 401);
     assert.deepEqual(await api.json(), { error: 'Sign-in required' });
+
+    // Forwarded identity headers count for nothing outside proxy mode.
+    const forwarded = {
+      'X-Forwarded-Email': 'ada@example.com',
+      'X-Forwarded-User': 'ada',
+      'X-Forwarded-Groups': 'platform-admins',
+    };
+    const forgedApi = await fetch(`${portal.url}/api/platform/resources`, { headers: forwarded });
+    assert.equal(forgedApi.status, 401);
+    const forgedPage = await fetch(`${portal.url}/resources`, { redirect: 'manual', headers: forwarded });
+    assert.equal(forgedPage.status, 303);
   });
 
   it('an admin signs in, comes back to the page asked for, and sees name and role in the app bar', async () => {
@@ -402,6 +417,65 @@ describe('portal sign-in with an OpenID Connect provider', () => {
     await browser.context.addCookies([{ name: SESSION_COOKIE, value: tampered, url: portal.url }]);
     await page.goto(`${portal.url}/resources`);
     await page.waitForURL(`${provider.issuer}/interaction/**`);
+  });
+});
+
+describe('portal sign-in configurations', () => {
+  it('on https asks the provider for the code flow with PKCE, state and nonce, and keeps its cookies __Host- and Secure', async () => {
+    const publicUrl = 'https://portal.example.test';
+    const https = await startPortalServer({
+      env: {
+        PORTAL_MOCK_PLATFORM: 'true',
+        PORTAL_AUTH: 'oidc',
+        PORTAL_OIDC_ISSUER: provider.issuer,
+        PORTAL_OIDC_CLIENT_ID: 'platform-portal',
+        PORTAL_OIDC_CLIENT_SECRET: 'unused-here',
+        PORTAL_OIDC_SCOPES: 'groups',
+        PORTAL_PUBLIC_URL: publicUrl,
+        PORTAL_SESSION_SECRET: SESSION_SECRET,
+      },
+    });
+    try {
+      const page = await fetch(`${https.url}/resources`, { redirect: 'manual' });
+      assert.equal(page.status, 303);
+      assert.equal(page.headers.get('location'), `${publicUrl}/api/auth/signin?returnTo=%2Fresources`);
+
+      const started = await fetch(`${https.url}/api/auth/signin?returnTo=%2Fresources`, { redirect: 'manual' });
+      assert.equal(started.status, 303);
+      const authorize = new URL(started.headers.get('location') ?? '');
+      assert.equal(`${authorize.origin}${authorize.pathname}`, `${provider.issuer}/auth`);
+      const query = authorize.searchParams;
+      assert.equal(query.get('response_type'), 'code');
+      assert.equal(query.get('client_id'), 'platform-portal');
+      assert.equal(query.get('redirect_uri'), `${publicUrl}/api/auth/callback/oidc`);
+      assert.deepEqual(query.get('scope')?.split(' ').sort(), ['email', 'groups', 'openid', 'profile']);
+      assert.equal(query.get('code_challenge_method'), 'S256');
+      assert.match(query.get('code_challenge') ?? '', /^[\w-]{43}$/);
+      assert.ok((query.get('state') ?? '').length >= 22, 'a random state');
+      assert.ok((query.get('nonce') ?? '').length >= 22, 'a random nonce');
+
+      const cookie = started.headers.get('set-cookie') ?? '';
+      assert.match(cookie, /^__Host-portal-sign-in=/);
+      assert.match(cookie, /; Secure/i);
+      assert.match(cookie, /; HttpOnly/i);
+      assert.match(cookie, /; SameSite=Lax/i);
+      assert.match(cookie, /; Path=\//);
+    } finally {
+      await https.stop();
+    }
+  });
+
+  it('with PORTAL_AUTH=none lets everyone in as the admin anonymous and says so on every page', async () => {
+    const open = await startPortalServer({ env: { PORTAL_MOCK_PLATFORM: 'true', PORTAL_AUTH: 'none' } });
+    try {
+      const page = await fetch(`${open.url}/resources`, { redirect: 'manual' });
+      assert.equal(page.status, 200);
+      assert.match(await page.text(), /No sign-in \(PORTAL_AUTH=none\)/);
+      const api = await fetch(`${open.url}/api/platform/resources`);
+      assert.equal(api.status, 200);
+    } finally {
+      await open.stop();
+    }
   });
 });
 

@@ -80,3 +80,18 @@ describe('the sign-in route without a session', () => {
     expect(await response.json()).toMatchObject({ error: expect.stringMatching(/sign-in provider cannot be reached/) });
   });
 });
+
+describe('sign-out', () => {
+  it('refuses a cross-site POST, so another site cannot sign people out', async () => {
+    const { POST } = await import('@/app/api/auth/signout/route');
+    const response = await POST(
+      new Request(`${PORTAL}/api/auth/signout`, {
+        method: 'POST',
+        headers: { host: 'portal.test', origin: 'https://evil.example' },
+      }),
+    );
+    expect(response.status).toBe(403);
+    expect(await response.json()).toMatchObject({ error: 'Cross-site requests are not allowed' });
+    expect(response.headers.get('set-cookie')).toBeNull();
+  });
+});
