@@ -28,14 +28,31 @@ export function createAppMetrics({ countBooks }: AppMetricsOptions) {
     registers: [registry],
   });
 
-  new Gauge({
+  // Both are set by render() before each scrape, from one read of the store.
+  const booksCount = new Gauge({
     name: 'books_count',
-    help: 'Books currently in the store',
+    help: 'Books currently in the store (the last value read while books_store_up was 1)',
     registers: [registry],
-    async collect() {
-      this.set(await countBooks());
-    },
   });
+  const storeUp = new Gauge({
+    name: 'books_store_up',
+    help: 'Whether this scrape could read the book store: 1 yes, 0 no (its database is unreachable)',
+    registers: [registry],
+  });
+
+  /**
+   * Reads the store once per scrape. A store that cannot answer (PostgreSQL down) must not take
+   * the metrics down with it: the scrape still succeeds, says so in books_store_up, and keeps the
+   * last known count rather than inventing a zero.
+   */
+  async function readStore(): Promise<void> {
+    try {
+      booksCount.set(await countBooks());
+      storeUp.set(1);
+    } catch {
+      storeUp.set(0);
+    }
+  }
 
   return {
     contentType: registry.contentType,
@@ -50,6 +67,7 @@ export function createAppMetrics({ countBooks }: AppMetricsOptions) {
 
     /** The Prometheus text exposition of this app's metrics followed by the process metrics. */
     async render(): Promise<string> {
+      await readStore();
       const [own, processWide] = await Promise.all([registry.metrics(), getProcessRegistry().metrics()]);
       return `${own}\n${processWide}`;
     },

@@ -25,6 +25,7 @@ describe('GET /metrics', () => {
     assert.equal(types.get('http_requests_total'), 'counter');
     assert.equal(types.get('http_request_duration_seconds'), 'histogram');
     assert.equal(types.get('books_count'), 'gauge');
+    assert.equal(types.get('books_store_up'), 'gauge');
     assert.equal(types.get('chaos_forced_failures_total'), 'counter');
     assert.equal(types.get('process_cpu_seconds_total'), 'counter');
     assert.equal(types.get('process_resident_memory_bytes'), 'gauge');
@@ -106,7 +107,9 @@ describe('GET /metrics', () => {
 
   test('books_count follows the store at scrape time', async (t) => {
     const app = await buildTestApp(t);
-    assert.equal(sumOf(await scrape(app), 'books_count'), 3);
+    const first = await scrape(app);
+    assert.equal(sumOf(first, 'books_count'), 3);
+    assert.equal(sumOf(first, 'books_store_up'), 1);
     const created = json(
       await app.inject({ method: 'POST', url: '/api/v1/books', payload: { title: 'T', author: 'A', year: 2000 } }),
     );

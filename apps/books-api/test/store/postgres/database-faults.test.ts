@@ -8,6 +8,7 @@ import { defaultConfig } from '../../../src/config.js';
 import { SEED_BOOKS } from '../../../src/store/seed.js';
 import { openPostgresStore } from '../../../src/store/postgres/open-postgres-store.js';
 import { json } from '../../helper.js';
+import { parseSamples, sumOf } from '../../plugins/metrics-scrape.js';
 import { freshDatabase, freshPostgresStore, silentLogger } from '../../postgres.js';
 
 // Only a server the tests own can be stopped, whatever TEST_DATABASE_URL says.
@@ -57,6 +58,40 @@ test('a database that stops while serving answers 503 with Retry-After, and the 
   await waitUntil(async () => (await status(app, `/api/v1/books/${id}`)) === 200, 'reads to recover');
   assert.equal(await status(app, '/api/ps'), 200);
   assert.equal(json(await app.inject({ url: '/api/v1/books' })).total, 3);
+});
+
+test('/metrics keeps answering over a real socket while the database is down, and says the store is unreachable', async (t) => {
+  const database = await freshDatabase(t, server);
+  const app = await buildApp({ config: defaultConfig({ database }), logger: silentLogger });
+  t.after(() => app.close());
+  const base = await app.listen({ host: '127.0.0.1', port: 0 });
+  const scrape = async () => {
+    const response = await fetch(`${base}/metrics`);
+    assert.equal(response.status, 200);
+    return parseSamples(await response.text());
+  };
+  await waitUntil(async () => (await fetch(`${base}/api/ps`)).status === 200, 'the app to be ready');
+  const up = await scrape();
+  assert.equal(sumOf(up, 'books_store_up'), 1);
+  assert.equal(sumOf(up, 'books_count'), 3);
+
+  await server.stopServer();
+  try {
+    const down = await scrape();
+    assert.equal(sumOf(down, 'books_store_up'), 0);
+    assert.equal(sumOf(down, 'books_count'), 3, 'the last count read, not an invented zero');
+    const ps = await fetch(`${base}/api/ps`);
+    assert.equal(ps.status, 503);
+    assert.deepEqual(await ps.json(), { detail: 'Database unavailable' });
+    assert.match(ps.headers.get('retry-after') ?? '', /^\d+$/);
+    const live = await fetch(`${base}/api/status`, { method: 'HEAD' });
+    assert.equal(live.status, 200);
+    assert.equal(live.headers.get('x-system-status'), 'OK');
+  } finally {
+    await server.startServer();
+  }
+  await waitUntil(async () => (await fetch(`${base}/api/ps`)).status === 200, 'readiness to recover');
+  assert.equal(sumOf(await scrape(), 'books_store_up'), 1);
 });
 
 test('an app started while the database is down serves 503 until it comes up, then migrates and serves', async (t) => {
