@@ -29,6 +29,8 @@ import { prefill, startService, type RunningService } from './lib/service.js';
 import { selectRoutes, type BenchRoute } from './lib/routes.js';
 import { loadAverage, median } from './lib/stats.js';
 import { formatTable, type SummaryRow } from './lib/report.js';
+import type { TestPostgres } from '@books/test-postgres';
+import { startBenchPostgres } from './lib/postgres-scale.js';
 
 const HELP = `Usage: npm run bench -- [options]
   --duration <s>      seconds of load per route, side and round (default 5)
@@ -40,6 +42,8 @@ const HELP = `Usage: npm run bench -- [options]
   --log-file <path>   where the service's request log goes (default /dev/null)
   --json <path>       where to write the results (default bench/results/bench-<time>.json)
   --skip-build        use dist/ as it is, even when older than src/
+  --store <s>         memory (default) or postgres: each round's service gets a fresh database in a throwaway
+                      PostgreSQL 15 cluster (or in BENCH_DATABASE_URL's server), as DATABASE_URL=... npm start
   --cpu-prof          also write a V8 CPU profile of the service per round to bench/results/profiles/
   --compare <git-ref> instead of the baseline, measure this checkout against the build of another revision:
                       both pinned to the same core at the same time, each loaded by its own load generator,
@@ -57,6 +61,7 @@ interface Options {
   skipBuild: boolean;
   cpuProf: boolean;
   compare: string | undefined;
+  store: 'memory' | 'postgres';
 }
 
 function positiveInt(name: string, text: string | undefined, fallback: number, max: number): number {
@@ -80,6 +85,7 @@ function parseOptions(): Options {
       'skip-build': { type: 'boolean' },
       'cpu-prof': { type: 'boolean' },
       compare: { type: 'string' },
+      store: { type: 'string' },
       help: { type: 'boolean' },
     },
   });
@@ -105,7 +111,14 @@ function parseOptions(): Options {
     skipBuild: values['skip-build'] ?? false,
     cpuProf: values['cpu-prof'] ?? false,
     compare: values.compare,
+    store: values.store === 'postgres' ? 'postgres' : 'memory',
   };
+  if (values.store !== undefined && values.store !== 'memory' && values.store !== 'postgres') {
+    throw new Error(`--store must be memory or postgres, got ${values.store}`);
+  }
+  if (options.store === 'postgres' && options.compare !== undefined) {
+    throw new Error('--compare measures the in-memory build only; leave out --store postgres');
+  }
   if (options.duration < 1 || options.rounds < 1 || options.connections < 1) {
     throw new Error('--duration, --rounds and --connections must be at least 1');
   }
@@ -124,8 +137,12 @@ interface RoundRecord {
   routes: Record<string, Pair>;
 }
 
-function startBooksService(cpu: number | undefined, options: Options): Promise<RunningService> {
-  return startService({ appDir: APP_DIR, cpu, logFile: options.logFile, cpuProf: options.cpuProf });
+function startBooksService(
+  cpu: number | undefined,
+  options: Options,
+  databaseUrl: string | undefined,
+): Promise<RunningService> {
+  return startService({ appDir: APP_DIR, cpu, logFile: options.logFile, cpuProf: options.cpuProf, databaseUrl });
 }
 
 async function startBaseline(
@@ -164,10 +181,17 @@ async function warmUp(port: number, routes: readonly BenchRoute[], options: Opti
   }
 }
 
-async function runRound(round: number, options: Options, pinned: boolean): Promise<RoundRecord> {
+async function runRound(
+  round: number,
+  options: Options,
+  pinned: boolean,
+  database: TestPostgres | undefined,
+): Promise<RoundRecord> {
   const cpu = pinned ? SERVER_CPU : undefined;
   const record: RoundRecord = { round, loadAverageBefore: loadAverage(), booksAtEnd: undefined, routes: {} };
-  const service = await startBooksService(cpu, options);
+  // A fresh database per round, as a fresh memory store: created books never skew the next round.
+  const databaseUrl = database ? await database.createDatabase('bench') : undefined;
+  const service = await startBooksService(cpu, options, databaseUrl);
   let baseline: { child: ChildProcess; port: number } | undefined;
   try {
     await prefill(service.port, options.prefill);
@@ -208,6 +232,7 @@ async function runRound(round: number, options: Options, pinned: boolean): Promi
   } finally {
     await stopProcess(service.child);
     if (baseline) await stopProcess(baseline.child);
+    if (database && databaseUrl) await database.dropDatabase(databaseUrl);
   }
   return record;
 }
@@ -261,8 +286,9 @@ async function main(): Promise<void> {
     await runComparison({ ...options, ref: options.compare, pinned });
     return;
   }
+  const database = options.store === 'postgres' ? await startBenchPostgres() : undefined;
   console.log(
-    `Books API vs node:http baseline: ${options.routes.map((r) => r.name).join(', ')}; ` +
+    `Books API (${options.store} store) vs node:http baseline: ${options.routes.map((r) => r.name).join(', ')}; ` +
       `${options.rounds} round(s) x ${options.duration} s, ${options.connections} connections; ` +
       (pinned
         ? `servers on CPU ${SERVER_CPU}, load generator on CPU ${LOADGEN_CPU}`
@@ -271,7 +297,11 @@ async function main(): Promise<void> {
   );
 
   const rounds: RoundRecord[] = [];
-  for (let round = 1; round <= options.rounds; round++) rounds.push(await runRound(round, options, pinned));
+  try {
+    for (let round = 1; round <= options.rounds; round++) rounds.push(await runRound(round, options, pinned, database));
+  } finally {
+    await database?.stop();
+  }
 
   const summary = summarise(options.routes, rounds);
   console.log('');

@@ -10,6 +10,10 @@ export interface StartPostgresOptions {
    * this: only a server the tests own can be stopped and restarted.
    */
   ownServer?: boolean;
+  /** Use this server (a libpq URL of a role that may create databases) instead of TEST_DATABASE_URL or a cluster. */
+  serverUrl?: string;
+  /** postgresql.conf settings of a throwaway cluster, over the test defaults (values as written in the file). */
+  settings?: Readonly<Record<string, string>>;
 }
 
 /** A PostgreSQL server for tests. Every database it creates is dropped (or removed with the cluster) by `stop()`. */
@@ -35,9 +39,10 @@ export interface TestPostgres {
  * it), otherwise initdb's a throwaway cluster in a temporary folder on a free port.
  */
 export async function startPostgres(options: StartPostgresOptions = {}): Promise<TestPostgres> {
+  if (options.serverUrl) return new DatabasesOnServer(options.serverUrl, undefined);
   const external = process.env.TEST_DATABASE_URL;
   if (external && !options.ownServer) return new DatabasesOnServer(external, undefined);
-  const cluster = await ThrowawayCluster.create();
+  const cluster = await ThrowawayCluster.create(options.settings);
   return new DatabasesOnServer(cluster.url, cluster);
 }
 

@@ -36,12 +36,12 @@ export class ThrowawayCluster {
   }
 
   /** initdb into a new temporary folder and start the server. */
-  static async create(): Promise<ThrowawayCluster> {
+  static async create(settings: Readonly<Record<string, string>> = {}): Promise<ThrowawayCluster> {
     const folder = mkdtempSync(join(tmpdir(), 'test-postgres-'));
     const cluster = new ThrowawayCluster(folder);
     process.once('exit', cluster.removeOnExit);
     try {
-      await cluster.initialise();
+      await cluster.initialise(settings);
       await cluster.start();
       return cluster;
     } catch (error) {
@@ -94,7 +94,7 @@ export class ThrowawayCluster {
     }
   }
 
-  private async initialise(): Promise<void> {
+  private async initialise(settings: Readonly<Record<string, string>>): Promise<void> {
     if (!existsSync(join(POSTGRES_BIN_DIR, 'initdb'))) {
       throw new Error(
         `PostgreSQL server binaries not found in ${POSTGRES_BIN_DIR} (apt-get install postgresql, ` +
@@ -130,6 +130,8 @@ export class ThrowawayCluster {
         'full_page_writes = off',
         'max_connections = 200',
         'shared_buffers = 32MB',
+        // Later lines win: the caller's settings override the test defaults above.
+        ...Object.entries(settings).map(([name, value]) => `${name} = ${value}`),
         '',
       ].join('\n'),
     );

@@ -20,6 +20,11 @@ export interface LoadOptions {
   /** Seconds of load; ignored when `amount` is set. */
   duration: number;
   amount?: number;
+  /**
+   * One path per request instead of `request.path` (deletes of distinct books): the run sends
+   * exactly these, once each, and `duration` and `amount` are ignored.
+   */
+  paths?: readonly string[];
   /** Server pid, to report how much CPU it used. */
   serverPid?: number;
 }
@@ -69,6 +74,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   const cpuBefore = process.cpuUsage();
   const started = process.hrtime.bigint();
 
+  const paths = options.paths ? [...options.paths] : undefined;
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
     const instance = autocannon(
       {
@@ -78,7 +84,14 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
         ...(request.body !== undefined ? { body: request.body } : {}),
         connections: options.connections,
         pipelining: 1,
-        ...(options.amount ? { amount: options.amount } : { duration: options.duration }),
+        ...(paths
+          ? {
+              amount: paths.length,
+              requests: [{ setupRequest: (req: autocannon.Request) => ({ ...req, path: paths.shift() ?? '/' }) }],
+            }
+          : options.amount
+            ? { amount: options.amount }
+            : { duration: options.duration }),
         timeout: 10,
         ...(request.method === 'HEAD' ? { setupClient: expectNoBody } : {}),
       },

@@ -17,6 +17,8 @@ export interface ServiceOptions {
   /** Where the request log goes. */
   logFile: string;
   cpuProf: boolean;
+  /** DATABASE_URL for the PostgreSQL store; unset runs the default in-memory store. */
+  databaseUrl?: string;
 }
 
 export interface RunningService {
@@ -24,8 +26,10 @@ export interface RunningService {
   port: number;
 }
 
-function serviceEnv(port: number): NodeJS.ProcessEnv {
+function serviceEnv(port: number, databaseUrl: string | undefined): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, HOST: '127.0.0.1', PORT: String(port) };
+  if (databaseUrl) env.DATABASE_URL = databaseUrl;
+  else delete env.DATABASE_URL;
   // Defaults of a plain `npm start`: no background traffic, no chaos, the default log level.
   delete env.ENABLE_TRAFFIC_GENERATOR;
   delete env.ENABLE_CHAOS_HEADERS;
@@ -41,12 +45,17 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     command: process.execPath,
     args: [...profile, 'dist/server.js'],
     cwd: options.appDir,
-    env: serviceEnv(port),
+    env: serviceEnv(port, options.databaseUrl),
     cpu: options.cpu,
     stdio: ['ignore', log, 'inherit'],
   });
   closeSync(log);
   await waitUntilReady(child, port, '/api/ps', 30_000);
+  // On PostgreSQL /api/ps answers 503 until the migrations are applied.
+  for (let waited = 0; (await send(port, { method: 'GET', path: '/api/ps' })).status !== 200; waited += 100) {
+    if (waited > 60_000) throw new Error('the service did not become ready within 60 s');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
   return { child, port };
 }
 

@@ -8,7 +8,7 @@ import { errorCode, UNIQUE_VIOLATION, unlessUnavailable } from './database-error
 /** Shards of each block's live count (see migrations/0001_books.sql): enough that 50 writers rarely queue. */
 export const COUNT_SHARDS = 16;
 /** A block is 2^BLOCK_BITS consecutive seq values. */
-const BLOCK_BITS = 10;
+export const BLOCK_BITS = 10;
 /**
  * Queries of fewer characters than this have no trigram, so the index cannot narrow them down;
  * they are written so that the planner cannot pick the index (a scan of the whole GIN index is far
@@ -249,6 +249,21 @@ export class PostgresBookStore implements BookStore {
     if (!this.ready) throw new StoreUnavailableError();
     return unlessUnavailable(() => work(this.sql));
   }
+}
+
+/**
+ * Recomputes every block's live count from the books themselves, one row per block, in one
+ * transaction that locks out writers meanwhile. For tools that write the books table directly (the
+ * benchmark's bulk loader): the store's own writes keep the counts exact without it.
+ */
+export async function rebuildBlockCounts(sql: Sql): Promise<void> {
+  await sql.begin(async (tx) => {
+    await tx`lock table books, book_block_counts in share row exclusive mode`;
+    await tx`delete from book_block_counts`;
+    await tx`
+      insert into book_block_counts (block, shard, live)
+      select seq >> ${BLOCK_BITS}, 0, count(*) from books group by 1`;
+  });
 }
 
 function pageOf(rows: readonly (Partial<BookRow> & { total: number })[]): Slice {
