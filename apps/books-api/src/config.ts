@@ -7,6 +7,7 @@
  * variable; server.ts prints it and exits 1.
  */
 
+import { parseSwitch, SWITCH_WORDS_HINT } from '@books/shared-rules';
 import type { TokenSigningSettings } from './auth/signing-keys.js';
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -26,10 +27,8 @@ export type Parser<T> = (raw: string) => T;
 
 class InvalidValue extends Error {}
 
-const TRUTHY_WORDS = new Set(['true', '1', 'yes', 'on']);
-
-/** The contract's switch words: true/1/yes/on in any case enable; anything else disables. */
-export const truthy: Parser<boolean> = (raw) => TRUTHY_WORDS.has(raw.trim().toLowerCase());
+/** The contract's switch words (shared with the portal): true/1/yes/on in any case enable; anything else disables. */
+export const truthy: Parser<boolean> = (raw) => parseSwitch(raw) === true;
 
 export const nonEmptyString: Parser<string> = (raw) => {
   const value = raw.trim();
@@ -58,10 +57,10 @@ export function oneOf<const T extends string>(choices: readonly T[]): Parser<T> 
 
 /** A security switch: a typo must not silently leave it off, so unknown words are refused. */
 export const strictSwitch: Parser<boolean> = (raw) => {
-  const word = raw.trim().toLowerCase();
-  if (TRUTHY_WORDS.has(word)) return true;
-  if (['false', '0', 'no', 'off', ''].includes(word)) return false;
-  throw new InvalidValue(`must be true/1/yes/on or false/0/no/off, got "${raw}"`);
+  const value = parseSwitch(raw);
+  if (value !== undefined) return value;
+  if (raw.trim() === '') return false;
+  throw new InvalidValue(`must be ${SWITCH_WORDS_HINT}, got "${raw}"`);
 };
 
 /** HS256 needs a key of at least 256 bits (RFC 7518 §3.2). Empty means unset: token login is then off. */

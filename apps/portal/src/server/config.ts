@@ -1,5 +1,6 @@
 import 'server-only';
 import { AZURE_PUBLIC_REGIONS, isAzureRegion, type Location } from '@/lib/platform/storage-rules';
+import { parseSwitch, SWITCH_WORDS_HINT } from '@books/shared-rules';
 import { parseAuthConfig, type AuthConfig } from './auth/auth-config';
 
 /**
@@ -26,18 +27,14 @@ export interface PortalConfig {
 
 type Env = Record<string, string | undefined>;
 
-/** The switch words both apps accept (the Books API's contract): true/1/yes/on and their opposites, any case. */
-const TRUTHY_WORDS = ['true', '1', 'yes', 'on'];
-const FALSY_WORDS = ['false', '0', 'no', 'off'];
-
 /** A switch whose "unset" differs from "off", so a word outside both lists is refused rather than guessed. */
 function parseBoolean(env: Env, name: string): boolean | undefined {
   const raw = env[name]?.trim();
   if (raw === undefined || raw === '') return undefined;
-  const value = raw.toLowerCase();
-  if (TRUTHY_WORDS.includes(value)) return true;
-  if (FALSY_WORDS.includes(value)) return false;
-  throw new ConfigError(`${name} must be true/1/yes/on or false/0/no/off, got "${raw}"`);
+  // The switch words both apps accept (the Books API's contract), from the shared package.
+  const value = parseSwitch(raw);
+  if (value === undefined) throw new ConfigError(`${name} must be ${SWITCH_WORDS_HINT}, got "${raw}"`);
+  return value;
 }
 
 function parsePort(env: Env, name: string, fallback: number): number {

@@ -1,14 +1,13 @@
-import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import { requestIdFrom } from '@books/shared-rules';
 import fp from 'fastify-plugin';
 
-/** 1-128 visible ASCII characters (0x21-0x7E): anything else could forge log lines or headers. */
-const ACCEPTABLE_ID = /^[\x21-\x7e]{1,128}$/;
-
-/** Fastify's `genReqId`: echo an acceptable incoming X-Request-ID, otherwise a new UUID. */
+/**
+ * Fastify's `genReqId`: echo an acceptable incoming X-Request-ID (1-128 visible ASCII
+ * characters, the rule the portal shares), otherwise a new UUID.
+ */
 export function requestIdFor(request: IncomingMessage): string {
-  const incoming = request.headers['x-request-id'];
-  return typeof incoming === 'string' && ACCEPTABLE_ID.test(incoming) ? incoming : randomUUID();
+  return requestIdFrom(request.headers['x-request-id']);
 }
 
 /** Every response (errors, 404 and 405 included) carries the request id. */

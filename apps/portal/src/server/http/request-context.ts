@@ -1,14 +1,11 @@
 import 'server-only';
-import { randomUUID } from 'node:crypto';
+import { requestIdFrom } from '@books/shared-rules';
 import type { Principal } from '@/lib/auth/permissions';
 import type { RequestContext } from '../platform/backend';
 
-const VISIBLE_ASCII = /^[\x21-\x7e]{1,128}$/;
-
-/** An incoming X-Request-ID when it is sane, otherwise a new UUID. */
+/** An incoming X-Request-ID when the rule both apps share accepts it (1-128 visible ASCII), otherwise a new UUID. */
 export function requestIdOf(request: Request): string {
-  const incomingId = request.headers.get('x-request-id');
-  return incomingId && VISIBLE_ASCII.test(incomingId) ? incomingId : randomUUID();
+  return requestIdFrom(request.headers.get('x-request-id'));
 }
 
 /**
