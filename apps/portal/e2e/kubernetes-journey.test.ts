@@ -127,6 +127,10 @@ describe('portal on a Kubernetes cluster, in a browser', () => {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     await row(page, name).waitFor({ state: 'detached', timeout: SETTLE_TIMEOUT_MS });
+    // With the row gone, the notice confirms the deletion instead of still calling it pending.
+    const notice = page.getByRole('status').filter({ hasText: name });
+    await notice.filter({ hasText: `${name} was deleted and is no longer in the inventory.` }).waitFor();
+    assert.doesNotMatch(await notice.innerText(), /requested|disappears/);
     await screenshot(page, '06-inventory-gone');
     await page.close();
   });

@@ -1,4 +1,3 @@
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
 import type { Metadata } from 'next';
@@ -6,6 +5,7 @@ import { AppLink, LinkButton } from '@/components/common/LinkButton';
 import { PageHeader } from '@/components/common/PageHeader';
 import { PlatformProblem } from '@/components/common/PlatformProblem';
 import { AutoRefresh } from '@/components/resources/AutoRefresh';
+import { DeletionNotice } from '@/components/resources/DeletionNotice';
 import { ResourceTable } from '@/components/resources/ResourceTable';
 import { anyUnsettled, toResourceRow } from '@/components/resources/rows';
 import { ACCOUNT_STATES } from '@/lib/platform/types';
@@ -24,6 +24,7 @@ export default async function ResourcesPage({
   const stateFilter = ACCOUNT_STATES.find((known) => known === state);
   const loaded = await loadPlatformData(listStorageAccounts);
   const now = Date.now();
+  const deletedStillListed = loaded.ok && loaded.value.some((account) => account.name === deleted);
   return (
     <>
       <PageHeader
@@ -36,9 +37,8 @@ export default async function ResourcesPage({
         }
       />
       {typeof deleted === 'string' ? (
-        <Alert severity="success" sx={{ mb: 2 }}>
-          Deletion of <strong>{deleted}</strong> was requested. It disappears from this list once Azure has removed it.
-        </Alert>
+        // Unknown while the list cannot be read: then only the request is certain.
+        <DeletionNotice name={deleted} stillListed={!loaded.ok || deletedStillListed} />
       ) : null}
       {loaded.ok ? (
         <>
@@ -49,7 +49,8 @@ export default async function ResourcesPage({
                 <AppLink href="/resources">Show every state</AppLink>
               </>
             ) : null}
-            <AutoRefresh active={anyUnsettled(loaded.value)} />
+            {/* Keep refreshing until a just-deleted account has left the list, whatever state it reports. */}
+            <AutoRefresh active={anyUnsettled(loaded.value) || deletedStillListed} />
           </Box>
           <ResourceTable
             rows={loaded.value
