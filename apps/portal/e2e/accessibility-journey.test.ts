@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
+import { DEVELOPMENT_MODE_EMPTY_INVENTORY } from '../src/components/resources/empty-inventory';
 import { seriousAccessibilityViolations } from './axe';
 import {
   ensureProductionBuild,
@@ -170,7 +171,7 @@ describe('keyboard and screen reader use', () => {
 describe('phone layouts', () => {
   it('shows the empty inventory whole, with a way to request an account', async () => {
     const page = await open('/resources', { viewport: PHONE });
-    const empty = page.getByText('No storage accounts yet.');
+    const empty = page.getByText(DEVELOPMENT_MODE_EMPTY_INVENTORY);
     await empty.waitFor();
     const clipped = await empty.evaluate((element) => element.scrollWidth > element.clientWidth);
     assert.equal(clipped, false, 'the empty-state message is not cut off');

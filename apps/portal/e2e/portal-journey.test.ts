@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
+import { DEVELOPMENT_MODE_EMPTY_INVENTORY } from '../src/components/resources/empty-inventory';
 import {
   ensureProductionBuild,
   launchBrowser,
@@ -141,9 +142,26 @@ describe('portal in development mode', () => {
     assert.equal(creates.length, 1, 'a double click sends one create');
   });
 
-  it('inventory shows a filter, a refresh and an empty state that leads to the catalog', async () => {
+  it('inventory says development mode stores nothing, right after a successful create, and leads to the catalog', async () => {
     const page = await open('/resources');
-    await page.getByText('No storage accounts yet.').waitFor();
+    const created = await page.evaluate(async () => {
+      const response = await fetch('/api/platform/resources', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          application: 'shop',
+          environment: 'dev',
+          resourceGroup: 'rg-books-dev',
+          location: 'westus3',
+        }),
+      });
+      return response.status;
+    });
+    assert.equal(created, 201);
+    await page.reload();
+    await waitForStreamedContent(page);
+    await page.getByText(DEVELOPMENT_MODE_EMPTY_INVENTORY).waitFor();
+    assert.equal(await page.getByText('No storage accounts yet').count(), 0, 'no claim that nothing was created');
     await page.getByRole('link', { name: 'Request a storage account' }).waitFor();
     await page.getByRole('textbox', { name: 'Filter resources' }).fill('shop');
     await page.getByRole('button', { name: 'Refresh the inventory' }).click();

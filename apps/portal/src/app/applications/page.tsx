@@ -18,7 +18,7 @@ import { anyUnsettled } from '@/components/resources/rows';
 import { StateChip } from '@/components/resources/StateChip';
 import type { StorageAccount } from '@/lib/platform/types';
 import { loadPlatformData } from '@/server/platform/page-data';
-import { listStorageAccounts } from '@/server/platform/storage-accounts';
+import { listStorageAccounts, platformMode } from '@/server/platform/storage-accounts';
 
 export const metadata: Metadata = { title: 'Applications' };
 
@@ -50,7 +50,9 @@ export default async function ApplicationsPage() {
               No applications yet
             </Typography>
             <Typography color="text.secondary" sx={{ mb: 2 }}>
-              An application appears here as soon as a resource is requested for it.
+              {platformMode() === 'mock'
+                ? 'Development mode stores nothing, so no application is listed, even after a create succeeds. Connect a cluster to see real applications.'
+                : 'An application appears here as soon as a resource is requested for it.'}
             </Typography>
             <LinkButton href="/catalog" variant="contained">
               Request a resource

@@ -1,6 +1,7 @@
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
+import { emptyInventoryMessage } from './empty-inventory';
 import { ResourceTable, type ResourceRow } from './ResourceTable';
 
 const refresh = vi.fn();
@@ -57,6 +58,15 @@ describe('inventory table', () => {
       'href',
       '/catalog/azure-storage',
     );
+  });
+
+  it('says in development mode that the list stays empty even after a create, instead of "nothing yet"', () => {
+    render(<ResourceTable rows={[]} emptyMessage={emptyInventoryMessage('mock')} />);
+    expect(
+      screen.getByText(/Development mode stores nothing, so this list stays empty, even after a create/),
+    ).toBeVisible();
+    expect(screen.queryByText('No storage accounts yet.')).toBeNull();
+    expect(emptyInventoryMessage('kubernetes')).toBe('No storage accounts yet.');
   });
 
   it('refreshes the server data on request', async () => {

@@ -19,6 +19,7 @@ import NextLink from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useMemo, useState, useTransition } from 'react';
 import type { AccountState } from '@/lib/platform/types';
+import { EMPTY_INVENTORY } from './empty-inventory';
 import { StateChip } from './StateChip';
 
 /** One inventory row; the server computes `age` so server and browser render the same text. */
@@ -51,7 +52,7 @@ function NameLink({ name }: { name: string }) {
 
 export function ResourceTable({
   rows,
-  emptyMessage = 'No storage accounts yet.',
+  emptyMessage = EMPTY_INVENTORY,
 }: {
   rows: ResourceRow[];
   /** Said when there are no rows at all (e.g. none in the state the page filters by). */

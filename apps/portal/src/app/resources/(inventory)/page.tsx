@@ -6,11 +6,12 @@ import { PageHeader } from '@/components/common/PageHeader';
 import { PlatformProblem } from '@/components/common/PlatformProblem';
 import { AutoRefresh } from '@/components/resources/AutoRefresh';
 import { DeletionNotice } from '@/components/resources/DeletionNotice';
+import { emptyInventoryMessage } from '@/components/resources/empty-inventory';
 import { ResourceTable } from '@/components/resources/ResourceTable';
 import { anyUnsettled, toResourceRow } from '@/components/resources/rows';
 import { ACCOUNT_STATES } from '@/lib/platform/types';
 import { loadPlatformData } from '@/server/platform/page-data';
-import { listStorageAccounts } from '@/server/platform/storage-accounts';
+import { listStorageAccounts, platformMode } from '@/server/platform/storage-accounts';
 
 export const metadata: Metadata = { title: 'Resources' };
 
@@ -56,9 +57,11 @@ export default async function ResourcesPage({
             rows={loaded.value
               .filter((account) => !stateFilter || account.state === stateFilter)
               .map((account) => toResourceRow(account, now))}
-            {...(stateFilter && loaded.value.length > 0
-              ? { emptyMessage: `No storage accounts are ${stateFilter.toLowerCase()}.` }
-              : {})}
+            emptyMessage={
+              stateFilter && loaded.value.length > 0
+                ? `No storage accounts are ${stateFilter.toLowerCase()}.`
+                : emptyInventoryMessage(platformMode())
+            }
           />
         </>
       ) : (
