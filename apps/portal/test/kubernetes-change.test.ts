@@ -217,6 +217,26 @@ describe('drift and resync on a cluster', () => {
     expect(drifted.sync.reasons.join(' ')).toContain('quota exceeded');
   });
 
+  it('reports a spec edited outside the portal right after create, before any change in the portal', async () => {
+    await readyAccount('stdrift02');
+    const annotations = stored('stdrift02')?.metadata.annotations ?? {};
+    expect(JSON.parse(annotations['platform-portal/last-applied-for-provider'] ?? '{}')).toEqual(
+      stored('stdrift02')?.spec?.['forProvider'],
+    );
+    expect((await read('stdrift02')).sync).toMatchObject({ inSync: true, changedOutsidePortal: [] });
+    const edited = await standInRequest(
+      cluster.standIn,
+      'PATCH',
+      '/apis/storage.azure.upbound.io/v1beta1/accounts/stdrift02',
+      { spec: { forProvider: { accessTier: 'Cool' } } },
+      'application/merge-patch+json',
+    );
+    expect(edited.status).toBe(200);
+    const drifted = await read('stdrift02');
+    expect(drifted.sync.inSync).toBe(false);
+    expect(drifted.sync.changedOutsidePortal).toEqual(['accessTier']);
+  });
+
   it('POST resync touches the reconcile-request annotation, records who asked, and Crossplane handles it', async () => {
     await readyAccount('stresync01');
     const { resync } = await routes();

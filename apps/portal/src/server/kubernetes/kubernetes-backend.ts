@@ -7,6 +7,7 @@ import { planChange, resyncAnnotations, staleVersion } from '../platform/account
 import { toStorageAccount } from '../platform/account-mapper';
 import type { AccountObject } from '../platform/account-object';
 import type { PlatformBackend, RequestContext } from '../platform/backend';
+import { withLastApplied } from '../platform/change-annotations';
 import { ConflictError } from '../platform/errors';
 import type { ClusterClient } from './cluster-client';
 
@@ -65,11 +66,13 @@ function forDisplay(object: unknown): unknown {
 }
 
 function manifestFor(request: StorageAccountRequest, context: RequestContext) {
-  return buildAccountManifest(request, {
-    requestId: context.requestId,
-    requestedBy: context.requestedBy,
-    requestedAt: new Date().toISOString(),
-  });
+  return withLastApplied(
+    buildAccountManifest(request, {
+      requestId: context.requestId,
+      requestedBy: context.requestedBy,
+      requestedAt: new Date().toISOString(),
+    }),
+  );
 }
 
 /**

@@ -43,7 +43,18 @@ export function specView(parameters: Record<string, unknown> | undefined): Accou
   return view;
 }
 
-const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+/** JSON with object keys sorted: the API server gives objects back with keys in its own order. */
+function canonical(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(canonical);
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(
+    Object.keys(value)
+      .sort()
+      .map((key) => [key, canonical((value as Record<string, unknown>)[key])]),
+  );
+}
+
+const same = (a: unknown, b: unknown) => JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
 
 /** Settings both sides know and disagree on; a side that says nothing is no disagreement. */
 export function differingFields(desired: AccountSpecView, reported: AccountSpecView): string[] {
@@ -65,15 +76,20 @@ function lastApplied(annotations: Record<string, string>): Record<string, unknow
   }
 }
 
-/** Keys of spec.forProvider whose value is not what the portal last applied. */
+/**
+ * Keys the portal last applied whose value in spec.forProvider is now different (or gone). Keys the
+ * portal never set are not compared: Crossplane providers late-initialize spec.forProvider with
+ * Azure's defaults after a create, which is no edit made elsewhere.
+ */
 export function changedSinceLastApplied(
   forProvider: Record<string, unknown>,
   annotations: Record<string, string>,
 ): string[] {
   const applied = lastApplied(annotations);
   if (!applied) return [];
-  const keys = new Set([...Object.keys(applied), ...Object.keys(forProvider)]);
-  return [...keys].filter((key) => !same(applied[key] ?? null, forProvider[key] ?? null)).sort();
+  return Object.keys(applied)
+    .filter((key) => !same(applied[key] ?? null, forProvider[key] ?? null))
+    .sort();
 }
 
 const describe = (condition: Condition) => [condition.reason, condition.message].filter(Boolean).join(': ');

@@ -1,5 +1,5 @@
 import 'server-only';
-import { PORTAL_KEYS } from '@/lib/platform/account-manifest';
+import { type AccountManifest, PORTAL_KEYS } from '@/lib/platform/account-manifest';
 
 /** The domain of the portal's own labels and annotations, taken from the keys create writes. */
 const PORTAL_DOMAIN = PORTAL_KEYS.requestedBy.slice(0, PORTAL_KEYS.requestedBy.indexOf('/'));
@@ -22,3 +22,20 @@ export const CHANGE_KEYS = {
   resyncRequestedBy: `${PORTAL_DOMAIN}/resync-requested-by`,
   resyncRequestId: `${PORTAL_DOMAIN}/resync-request-id`,
 } as const;
+
+/**
+ * The manifest to create, carrying its spec.forProvider as the last applied request, so an edit
+ * made elsewhere shows as drift from the account's first day, not only after a change in the portal.
+ */
+export function withLastApplied(manifest: AccountManifest): AccountManifest {
+  return {
+    ...manifest,
+    metadata: {
+      ...manifest.metadata,
+      annotations: {
+        ...manifest.metadata.annotations,
+        [CHANGE_KEYS.lastApplied]: JSON.stringify(manifest.spec.forProvider),
+      },
+    },
+  };
+}

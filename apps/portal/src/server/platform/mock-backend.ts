@@ -7,6 +7,7 @@ import { applyPlannedPatch, planChange, resyncAnnotations } from './account-chan
 import { toStorageAccount } from './account-mapper';
 import type { AccountObject } from './account-object';
 import type { PlatformBackend, RequestContext } from './backend';
+import { withLastApplied } from './change-annotations';
 
 /**
  * Development mode, as the specification's "Development mode" section says: the list is empty,
@@ -82,8 +83,12 @@ function syntheticObject(name: string): AccountObject {
   };
 }
 
+function manifestFor(request: StorageAccountRequest, context: RequestContext) {
+  return withLastApplied(buildAccountManifest(request, { ...context, requestedAt: new Date().toISOString() }));
+}
+
 function acceptedObject(request: StorageAccountRequest, context: RequestContext): AccountObject {
-  const manifest = buildAccountManifest(request, { ...context, requestedAt: new Date().toISOString() });
+  const manifest = manifestFor(request, context);
   const name = request.name ?? `${generatedNamePrefix(request.application)}${randomSuffix()}`;
   return {
     ...manifest,
@@ -99,7 +104,7 @@ export function createMockBackend(): PlatformBackend {
     create: async (request, context) => toStorageAccount(acceptedObject(request, context)),
     validate: async (request, context) => ({
       item: toStorageAccount(acceptedObject(request, context)),
-      manifest: buildAccountManifest(request, { ...context, requestedAt: new Date().toISOString() }),
+      manifest: manifestFor(request, context),
     }),
     delete: async (name) => ({ name }),
     // A change is checked like on a cluster (version, rules) and answered as applied; nothing is kept.
