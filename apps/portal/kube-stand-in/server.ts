@@ -105,7 +105,7 @@ function seedResourceGroup(store: ObjectStore, seed: SeedResourceGroup, subscrip
       creationTimestamp: kubeTime(),
       finalizers: [CROSSPLANE_FINALIZER],
       annotations: { 'crossplane.io/external-name': seed.name },
-      labels: { 'platform.books.dev/approved': 'true' },
+      labels: { 'platform-portal/approved': 'true' },
     },
     spec: { forProvider: { location: seed.location }, managementPolicies: ['*'], deletionPolicy: 'Delete' },
   };

@@ -63,4 +63,15 @@ describe('Kubernetes stand-in wire protocol', () => {
     const refused = await call(cluster.standIn, 'DELETE', '/apis/storage.azure.upbound.io/v1beta1/accounts');
     expect(refused.status).toBe(405);
   });
+
+  it('seeds resource groups labelled with the platform-portal/ prefix the manifests use, not another product prefix', async () => {
+    const groups = (await call(cluster.standIn, 'GET', '/apis/azure.upbound.io/v1beta1/resourcegroups')).json<{
+      items: { metadata: { name: string; labels?: Record<string, string> } }[];
+    }>();
+    expect(groups.items.length).toBeGreaterThan(0);
+    for (const group of groups.items) {
+      expect(group.metadata.labels).toEqual({ 'platform-portal/approved': 'true' });
+    }
+    expect(JSON.stringify(cluster.standIn.resourceGroups())).not.toContain('platform.books.dev');
+  });
 });
