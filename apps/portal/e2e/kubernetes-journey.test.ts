@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { startStandIn, type StandIn } from '../kube-stand-in/index';
 import { startPortalServer, type PortalServer } from '../kube-stand-in/portal-server';
 import { launchBrowser, screenshot as saveScreenshot, waitForStreamedContent, type BrowserSession } from './harness';
@@ -36,6 +36,25 @@ function row(page: Page, name: string) {
     .getByRole('table', { name: 'Storage accounts' })
     .getByRole('row')
     .filter({ has: page.getByRole('link', { name, exact: true }) });
+}
+
+async function isFocused(target: Locator): Promise<boolean> {
+  if ((await target.count()) !== 1) return false;
+  return target.evaluate((element) => element === document.activeElement);
+}
+
+/** Presses a key until the target has focus; fails if it never gets there (it cannot be reached that way). */
+async function pressUntilFocused(page: Page, key: string, target: Locator, limit = 60): Promise<void> {
+  for (let presses = 0; presses < limit; presses += 1) {
+    if (await isFocused(target)) return;
+    await page.keyboard.press(key);
+  }
+  assert.ok(await isFocused(target), `${key} never reached ${target.toString()}`);
+}
+
+/** Moves focus forward with Tab only, as a keyboard user would, to the target. */
+function tabTo(page: Page, target: Locator): Promise<void> {
+  return pressUntilFocused(page, 'Tab', target);
 }
 
 before(async () => {
@@ -135,6 +154,61 @@ describe('portal on a Kubernetes cluster, in a browser', () => {
     await page.close();
   });
 
+  it('creates and deletes a storage account with the keyboard alone', async () => {
+    const page = await newPage();
+    await page.goto(`${portal.url}/catalog/azure-storage`);
+    await waitForStreamedContent(page);
+    await page.getByRole('heading', { level: 1, name: 'New Azure storage account' }).waitFor();
+
+    await tabTo(page, page.getByRole('textbox', { name: 'Application' }));
+    await page.keyboard.type('keys');
+    // A select opens with the arrow keys and takes the highlighted option with Enter.
+    await tabTo(page, page.getByRole('combobox', { name: 'Resource group' }));
+    await page.keyboard.press('ArrowDown');
+    const listbox = page.getByRole('listbox');
+    await listbox.waitFor();
+    await pressUntilFocused(page, 'ArrowDown', listbox.getByRole('option', { name: /rg-books-dev/ }));
+    await page.keyboard.press('Enter');
+    await listbox.waitFor({ state: 'detached' });
+    assert.match(await page.getByRole('combobox', { name: 'Resource group' }).innerText(), /rg-books-dev/);
+
+    await tabTo(page, page.getByRole('button', { name: 'Next' }));
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Step 2 of 3: Networking and security' }).waitFor();
+    await tabTo(page, page.getByRole('button', { name: 'Review' }));
+    await page.keyboard.press('Enter');
+    await page.getByText('Dry run passed').waitFor();
+    await tabTo(page, page.getByRole('button', { name: 'Create storage account' }));
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/\/resources\/stkeys[a-z0-9]{5}$/);
+    const name = decodeURIComponent(new URL(page.url()).pathname.split('/').pop() ?? '');
+    await page.getByRole('heading', { name, level: 1 }).waitFor();
+    assert.equal(standIn.accounts().filter((a) => a.metadata.name === name).length, 1);
+
+    await tabTo(page, page.getByRole('button', { name: 'Delete', exact: true }));
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog', { name: `Delete storage account ${name}?` });
+    await dialog.waitFor();
+    // The dialog puts focus in the name field; Tab then reaches Cancel and the confirm button.
+    await page.waitForFunction(() => document.activeElement?.tagName === 'INPUT');
+    await page.keyboard.type(name);
+    await pressUntilFocused(page, 'Tab', dialog.getByRole('button', { name: 'Delete storage account' }));
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/\/resources\?deleted=/);
+    await waitForStreamedContent(page);
+    assert.ok(
+      standIn.requests().some((r) => r.verb === 'delete' && r.path.endsWith(`/accounts/${name}`) && r.status < 300),
+      'the cluster was asked to delete the account',
+    );
+    await page
+      .getByRole('status')
+      .filter({ hasText: `${name} was deleted and is no longer in the inventory.` })
+      .waitFor({ timeout: SETTLE_TIMEOUT_MS });
+    await row(page, name).waitFor({ state: 'detached' });
+    await screenshot(page, '10-keyboard-deleted');
+    await page.close();
+  });
+
   it('shows what the cluster says when it forbids a create, reports a conflict, or cannot be reached', async () => {
     const page = await newPage();
     await page.goto(`${portal.url}/catalog/azure-storage`);
@@ -181,6 +255,19 @@ describe('portal on a Kubernetes cluster, in a browser', () => {
     ];
     assert.deepEqual(
       browser.errors.filter((e) => !expected.some((pattern) => pattern.test(e))),
+      [],
+    );
+  });
+
+  it('answers 404 with the not-found page for an account the cluster does not hold', async () => {
+    browser.errors.splice(0);
+    const page = await newPage();
+    const response = await page.goto(`${portal.url}/resources/stnosuchaccount01`);
+    assert.equal(response?.status(), 404);
+    await page.getByRole('heading', { level: 1, name: 'Resource not found' }).waitFor();
+    await page.close();
+    assert.deepEqual(
+      browser.errors.splice(0).filter((e) => !e.includes('status of 404 (Not Found)')),
       [],
     );
   });
