@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { DEVELOPMENT_MODE_EMPTY_INVENTORY } from '../src/components/resources/empty-inventory';
-import { seriousAccessibilityViolations } from './axe';
+import { contrastOf, seriousAccessibilityViolations } from './axe';
 import {
   ensureProductionBuild,
   launchBrowser,
@@ -113,6 +113,38 @@ describe('accessibility of every page', () => {
     await phone.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Catalog' }).waitFor();
     await assertAccessible(phone, 'the phone navigation drawer');
   });
+});
+
+describe('disabled fields', () => {
+  for (const [variant, dark] of [
+    ['light', false],
+    ['dark', true],
+  ] as const) {
+    it(`keeps the helper text under a disabled field readable, 4.5:1 or more (${variant})`, async () => {
+      const page = await open('/catalog/azure-storage', { dark });
+      // BlockBlobStorage disables the tier and access tier fields; their helper text says why.
+      await page.getByRole('combobox', { name: 'Account kind' }).click();
+      await page.getByRole('option', { name: 'BlockBlobStorage' }).click();
+      const disabledHelpers = '.MuiFormHelperText-root.Mui-disabled';
+      await page.getByText('BlockBlobStorage accounts take no access tier.').waitFor();
+      const stepOne = await contrastOf(page, disabledHelpers);
+      assert.deepEqual(stepOne.violations, []);
+      assert.equal(stepOne.incomplete, 0, 'axe-core measured every disabled helper text');
+      assert.ok(stepOne.passes >= 2, `axe-core measured ${stepOne.passes} disabled helper texts on step 1`);
+
+      // Step 2: the IP ranges field is disabled while public network access is off.
+      await page.getByRole('textbox', { name: 'Application' }).fill('contrast');
+      await page.getByRole('button', { name: 'Next' }).click();
+      await page.getByRole('heading', { name: 'Step 2 of 3: Networking and security' }).waitFor();
+      await page.getByRole('textbox', { name: 'Allowed IP ranges' }).and(page.locator(':disabled')).waitFor();
+      const stepTwo = await contrastOf(page, disabledHelpers);
+      assert.deepEqual(stepTwo.violations, []);
+      assert.equal(stepTwo.incomplete, 0, 'axe-core measured every disabled helper text');
+      assert.ok(stepTwo.passes >= 1, `axe-core measured ${stepTwo.passes} disabled helper texts on step 2`);
+      await assertAccessible(page, `step 2 of the workflow (${variant})`);
+      await screenshot(page, `disabled-helper-text-${variant}`);
+    });
+  }
 });
 
 describe('keyboard and screen reader use', () => {

@@ -32,3 +32,29 @@ export async function seriousAccessibilityViolations(page: Page): Promise<string
     .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
     .map((violation) => `${violation.id} (${violation.impact}): ${violation.help} — ${violation.targets.join(', ')}`);
 }
+
+export interface ContrastResult {
+  /** Elements axe-core measured and found readable. */
+  passes: number;
+  /** Elements under 4.5:1 (3:1 for large text), as "selector: message". */
+  violations: string[];
+  /** Elements axe-core could not measure (e.g. text over an image); none is expected here. */
+  incomplete: number;
+}
+
+/** axe-core's color-contrast rule on the elements that match a selector, with how many it measured. */
+export async function contrastOf(page: Page, selector: string): Promise<ContrastResult> {
+  await page.addScriptTag({ content: AXE_SOURCE });
+  return page.evaluate(async (include) => {
+    const { axe } = window as unknown as { axe: typeof import('axe-core') };
+    const result = await axe.run({ include: [include] }, { runOnly: ['color-contrast'] });
+    // No named helpers in here: the test runner's transform would reference a helper the page lacks.
+    return {
+      passes: result.passes.reduce((count, rule) => count + rule.nodes.length, 0),
+      violations: result.violations.flatMap((rule) =>
+        rule.nodes.map((node) => `${node.target.join(' ')}: ${node.failureSummary ?? ''}`),
+      ),
+      incomplete: result.incomplete.reduce((count, rule) => count + rule.nodes.length, 0),
+    };
+  }, selector);
+}
