@@ -18,22 +18,10 @@ import {
   type BrowserSession,
   type RunningPortal,
 } from './harness';
+import { EVERY_PAGE } from './pages';
 
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 900 };
-
-/** Every page of the portal, with the heading it must show. */
-const PAGES: [path: string, heading: string | RegExp][] = [
-  ['/', 'Self-service cloud platform'],
-  ['/catalog', 'Catalog'],
-  ['/catalog/azure-storage', 'New Azure storage account'],
-  ['/resources', 'Resources'],
-  ['/resources?state=Ready', 'Resources'],
-  ['/applications', 'Applications'],
-  ['/settings', 'Settings'],
-  ['/resources/stdemo01', 'stdemo01'],
-  ['/no-such-page', 'Page not found'],
-];
 
 let portal: RunningPortal;
 let browser: BrowserSession;
@@ -88,7 +76,7 @@ describe('accessibility of every page', () => {
     it(`has no serious axe-core violations on any page (${variant})`, async () => {
       // Every page is checked before failing, so one run reports every page's problems.
       const found: string[] = [];
-      for (const [path, heading] of PAGES) {
+      for (const [path, heading] of EVERY_PAGE) {
         const page = await open(path, options);
         await page.getByRole('heading', { level: 1, name: heading }).waitFor();
         if (variant === 'dark') {

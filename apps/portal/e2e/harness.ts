@@ -15,8 +15,8 @@ import { startPortalServer, type PortalServer } from '../kube-stand-in/portal-se
 export const PORTAL_DIR = fileURLToPath(new URL('..', import.meta.url));
 export const ARTIFACTS_DIR = join(PORTAL_DIR, 'e2e', 'artifacts');
 const NEXT_BIN = fileURLToPath(new URL('../../../node_modules/next/dist/bin/next', import.meta.url));
-const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const CHROMIUM_ARGS = [
   '--headless',
   '--no-sandbox',
   '--disable-gpu',
