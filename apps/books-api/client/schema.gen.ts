@@ -519,9 +519,10 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPError"];
                 };
             };
-            /** @description Token login is not configured (JWT_SECRET_KEY unset), or too many logins are being checked (`Retry-After`) */
+            /** @description Token login is not configured (JWT_SECRET_KEY unset); or too many logins are being checked, or (DATABASE_URL) the database that counts failed logins is unavailable, both with `Retry-After` */
             503: {
                 headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
@@ -555,6 +556,17 @@ export interface operations {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
                     Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+            /** @description Database unavailable: with DATABASE_URL, the database cannot answer now (`Retry-After`) */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -659,6 +671,17 @@ export interface operations {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
                     Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPError"];
+                };
+            };
+            /** @description Database unavailable: with DATABASE_URL, the database cannot answer now (`Retry-After`) */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -795,7 +818,7 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPError"];
                 };
             };
-            /** @description In chaos mode, forced by X-Force-Error: "Simulated error 503". */
+            /** @description Database unavailable: with DATABASE_URL, the database cannot answer now (`Retry-After`); or in chaos mode, forced by X-Force-Error: "Simulated error 503". */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -946,7 +969,7 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPError"];
                 };
             };
-            /** @description In chaos mode, forced by X-Force-Error: "Simulated error 503". */
+            /** @description Database unavailable: with DATABASE_URL, the database cannot answer now (`Retry-After`); or in chaos mode, forced by X-Force-Error: "Simulated error 503". */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -1078,7 +1101,7 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPError"];
                 };
             };
-            /** @description In chaos mode, forced by X-Force-Error: "Simulated error 503". */
+            /** @description Database unavailable: with DATABASE_URL, the database cannot answer now (`Retry-After`); or in chaos mode, forced by X-Force-Error: "Simulated error 503". */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -1208,7 +1231,7 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPError"];
                 };
             };
-            /** @description In chaos mode, forced by X-Force-Error: "Simulated error 503". */
+            /** @description Database unavailable: with DATABASE_URL, the database cannot answer now (`Retry-After`); or in chaos mode, forced by X-Force-Error: "Simulated error 503". */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -1338,7 +1361,7 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPError"];
                 };
             };
-            /** @description In chaos mode, forced by X-Force-Error: "Simulated error 503". */
+            /** @description Database unavailable: with DATABASE_URL, the database cannot answer now (`Retry-After`); or in chaos mode, forced by X-Force-Error: "Simulated error 503". */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
@@ -1492,7 +1515,7 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPError"];
                 };
             };
-            /** @description In chaos mode, forced by X-Force-Error: "Simulated error 503". */
+            /** @description Database unavailable: with DATABASE_URL, the database cannot answer now (`Retry-After`); or in chaos mode, forced by X-Force-Error: "Simulated error 503". */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];

@@ -108,9 +108,13 @@ export default async function tokenRoutes(app: FastifyInstance) {
           413: httpError('Form larger than the login form limit'),
           422: { ...Type.Ref('HTTPValidationError'), description: 'Validation Error' },
           429: httpError('Too many failed logins for this user name or client (`Retry-After`)'),
-          503: httpError(
-            'Token login is not configured (JWT_SECRET_KEY unset), or too many logins are being checked (`Retry-After`)',
-          ),
+          503: {
+            ...httpError(
+              'Token login is not configured (JWT_SECRET_KEY unset); or too many logins are being checked, or ' +
+                '(DATABASE_URL) the database that counts failed logins is unavailable, both with `Retry-After`',
+            ),
+            headers: { 'Retry-After': { type: 'integer', minimum: 0, description: 'Seconds to wait before retrying' } },
+          },
           ...errorResponses.methodNotAllowed,
         },
       },

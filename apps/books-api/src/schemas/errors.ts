@@ -35,6 +35,13 @@ export const errorResponses = {
   notFound: { 404: httpError('Not Found') },
   methodNotAllowed: { 405: httpError('Method Not Allowed (see the Allow header)') },
   validation: { 422: { ...Type.Ref('HTTPValidationError'), description: 'Validation Error' } },
+  /** DATABASE_URL only: the database is unreachable, or its migrations have not finished. */
+  databaseUnavailable: {
+    503: {
+      ...httpError('Database unavailable: with DATABASE_URL, the database cannot answer now (`Retry-After`)'),
+      headers: { 'Retry-After': { type: 'integer', minimum: 0, description: 'Seconds to wait before retrying' } },
+    },
+  },
   jsonBody: {
     413: httpError('Request body too large'),
     415: httpError('Unsupported media type'),

@@ -21,6 +21,7 @@ const monitoring: FastifyPluginAsyncTypebox = async (fastify) => {
         response: {
           200: { ...Type.Ref('Health'), description: 'The service is up' },
           ...errorResponses.methodNotAllowed,
+          ...errorResponses.databaseUnavailable,
         },
       },
     },
@@ -92,6 +93,7 @@ const monitoring: FastifyPluginAsyncTypebox = async (fastify) => {
           307: { description: 'Redirect to a random current book (Location: /api/v1/books/{id})', type: 'null' },
           ...errorResponses.notFound,
           ...errorResponses.methodNotAllowed,
+          ...errorResponses.databaseUnavailable,
         },
       },
     },

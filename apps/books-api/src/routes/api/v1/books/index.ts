@@ -15,7 +15,7 @@ import {
 import { errorResponses } from '../../../../schemas/errors.js';
 import chaos from '../../../../plugins/app/chaos.js';
 
-const { notFound, methodNotAllowed, validation, jsonBody } = errorResponses;
+const { notFound, methodNotAllowed, validation, jsonBody, databaseUnavailable } = errorResponses;
 const book = (description: string) => ({ ...Type.Ref('BookResponse'), description });
 /** One object: Fastify caches the serializer it compiles per schema object. */
 const bookPageRef: Record<string, unknown> = { $ref: 'BookPage' };
@@ -50,6 +50,7 @@ const books: FastifyPluginAsyncTypebox = async (fastify) => {
           }),
           ...validation,
           ...methodNotAllowed,
+          ...databaseUnavailable,
         },
       },
     },
@@ -85,6 +86,7 @@ const books: FastifyPluginAsyncTypebox = async (fastify) => {
           200: { ...Type.Ref('BookPage'), description: 'The page of matching books' },
           ...validation,
           ...methodNotAllowed,
+          ...databaseUnavailable,
         },
       },
     },
@@ -105,7 +107,13 @@ const books: FastifyPluginAsyncTypebox = async (fastify) => {
         description: 'Stores a new book with a new id and the creation time, and answers it.',
         tags: ['books'],
         body: BookCreate,
-        response: { 201: book('The created book'), ...validation, ...jsonBody, ...methodNotAllowed },
+        response: {
+          201: book('The created book'),
+          ...validation,
+          ...jsonBody,
+          ...methodNotAllowed,
+          ...databaseUnavailable,
+        },
       },
     },
     async (request, reply) => {
@@ -123,7 +131,7 @@ const books: FastifyPluginAsyncTypebox = async (fastify) => {
         description: 'The book with this id, or 404.',
         tags: ['books'],
         params: BookIdParams,
-        response: { 200: book('The book'), ...notFound, ...validation, ...methodNotAllowed },
+        response: { 200: book('The book'), ...notFound, ...validation, ...methodNotAllowed, ...databaseUnavailable },
       },
     },
     async (request) => {
@@ -143,7 +151,14 @@ const books: FastifyPluginAsyncTypebox = async (fastify) => {
         tags: ['books'],
         params: BookIdParams,
         body: BookUpdate,
-        response: { 200: book('The book as changed'), ...notFound, ...validation, ...jsonBody, ...methodNotAllowed },
+        response: {
+          200: book('The book as changed'),
+          ...notFound,
+          ...validation,
+          ...jsonBody,
+          ...methodNotAllowed,
+          ...databaseUnavailable,
+        },
       },
     },
     async (request) => {
@@ -167,6 +182,7 @@ const books: FastifyPluginAsyncTypebox = async (fastify) => {
           ...notFound,
           ...validation,
           ...methodNotAllowed,
+          ...databaseUnavailable,
         },
       },
     },
