@@ -1,5 +1,6 @@
 import pino, { type Logger } from 'pino';
 import type { LogLevel } from './config.js';
+import { LogBatchingStream } from './log-batching-stream.js';
 
 /**
  * Coloured, human-readable lines on a terminal; JSON lines (one object per line) when
@@ -8,8 +9,14 @@ import type { LogLevel } from './config.js';
 export async function createLogger(level: LogLevel, stdoutIsTerminal = process.stdout.isTTY === true): Promise<Logger> {
   // Synchronous writes to fd 1: pino's default destination hands most lines to the libuv
   // thread pool (an fs.write per line), a thread hand-off per request; a direct write costs
-  // less, and a line written synchronously is never lost in a crash.
-  if (!stdoutIsTerminal) return pino({ level }, pino.destination({ dest: 1, sync: true }));
+  // less, and a line written synchronously is never lost in a crash. Lines are gathered
+  // into batches of a few kilobytes in front of it (one write per batch, not per request);
+  // the batch is written at exit, after an error line, and within a quarter of a second.
+  if (!stdoutIsTerminal) {
+    const batching = new LogBatchingStream(pino.destination({ dest: 1, sync: true }));
+    process.once('exit', () => batching.flush());
+    return pino({ level }, batching);
+  }
   // Loaded only for a terminal: it is not needed for JSON lines and slows the start down.
   const { default: pretty } = await import('pino-pretty');
   return pino(
