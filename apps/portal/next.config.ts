@@ -8,8 +8,6 @@ const nextConfig: NextConfig = {
   reactStrictMode: true,
   outputFileTracingRoot: workspaceRoot,
   turbopack: { root: workspaceRoot },
-  // forbidden() and forbidden.tsx: a page a role may not use answers HTTP 403 with a page that says why.
-  experimental: { authInterrupts: true },
   // Browsers still ask for /favicon.ico on their own (on error pages, for bookmarks); answer with the app icon.
   async rewrites() {
     return [{ source: '/favicon.ico', destination: '/icon.svg' }];

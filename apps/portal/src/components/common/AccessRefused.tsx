@@ -35,8 +35,8 @@ function Entry({ label, children }: { label: string; children: ReactNode }) {
 }
 
 /**
- * The 403 page: who is signed in, which role the page needs, and how to get it. Rendered by a
- * segment's forbidden.tsx, so the HTTP status is 403 as well; one column on phones.
+ * Shown in place of a page's form when the role may not use it: who is signed in, which role the
+ * page needs, and how to get it. The page still answers 200; one column on phones.
  */
 export function AccessRefused({ title, principal, reason, needs, grantingGroups }: AccessRefusedProps) {
   const who =

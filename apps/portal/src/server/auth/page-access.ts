@@ -1,23 +1,15 @@
 import 'server-only';
-import { forbidden } from 'next/navigation';
 import { decide, type Action, type Principal, type Role } from '@/lib/auth/permissions';
 import { loadConfig } from '../config';
-import { currentPrincipal, signedInPrincipal } from './current-principal';
+import { signedInPrincipal } from './current-principal';
 
 /**
- * Pages whose only purpose is an action some roles may not take (the create form). Their layout
- * calls requirePageAction() before anything streams, so a refused role gets an HTTP 403 and the
- * segment's forbidden.tsx, which describes the refusal with pageRefusal().
+ * Pages whose only purpose is an action some roles may not take (the create form). The contract
+ * lets a viewer open every page, so such a page answers 200 and shows pageRefusal()'s explanation
+ * in place of its form; the API routes still refuse the action itself with 403.
  */
 
-/** The signed-in user, when allowed to take the page's action. @throws Next's forbidden() interrupt (403) */
-export async function requirePageAction(action: Action): Promise<Principal> {
-  const principal = await signedInPrincipal();
-  if (!decide(principal, action).allowed) forbidden();
-  return principal;
-}
-
-/** What a 403 page tells the user: who they are, the role needed, and the groups that grant it. */
+/** What a refused page tells the user: who they are, the role needed, and the groups that grant it. */
 export interface PageRefusal {
   principal: Principal;
   reason: string;
@@ -26,9 +18,9 @@ export interface PageRefusal {
   grantingGroups: string[];
 }
 
+/** Why the signed-in user may not take the page's action, or undefined when they may. Redirects to sign-in without a session. */
 export async function pageRefusal(action: Action): Promise<PageRefusal | undefined> {
-  const principal = await currentPrincipal();
-  if (!principal) return undefined;
+  const principal = await signedInPrincipal();
   const decision = decide(principal, action);
   if (decision.allowed) return undefined;
   const auth = loadConfig().auth;

@@ -1,19 +1,21 @@
 import type { Metadata } from 'next';
 import { StorageAccountForm } from '@/components/catalog/StorageAccountForm';
+import { AccessRefused } from '@/components/common/AccessRefused';
 import { PageHeader } from '@/components/common/PageHeader';
 import { PlatformProblem } from '@/components/common/PlatformProblem';
-import { requirePageAction } from '@/server/auth/page-access';
+import { pageRefusal } from '@/server/auth/page-access';
 import { loadPlatformData } from '@/server/platform/page-data';
 import { allowedLocations, listResourceGroups } from '@/server/platform/storage-accounts';
 
 export const metadata: Metadata = { title: 'New Azure storage account' };
 
 /**
- * Only roles that may create: ./layout.tsx answers the others with a 403 page before anything
- * streams. Next renders a page alongside its layouts, so the page asks again rather than rely on that.
+ * Every role may open the page (the contract lets a viewer see every page, so it answers 200); a
+ * role that may not create gets the explanation instead of the form, and the API refuses with 403.
  */
 export default async function AzureStoragePage() {
-  await requirePageAction('create');
+  const refusal = await pageRefusal('create');
+  if (refusal) return <AccessRefused title="Creating storage accounts" {...refusal} />;
   const loaded = await loadPlatformData(listResourceGroups);
   return (
     <>
