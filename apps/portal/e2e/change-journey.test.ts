@@ -51,6 +51,9 @@ async function until<T>(check: () => Promise<T | undefined>, what: string): Prom
 }
 
 async function assertAccessible(page: Page, what: string): Promise<void> {
+  // A button that has just become enabled fades from grey to its colour (MUI's 250 ms
+  // transition); axe would measure the contrast halfway. Judge the page once it has settled.
+  await page.waitForFunction(() => document.getAnimations().every((animation) => animation.playState !== 'running'));
   assert.deepEqual(await seriousAccessibilityViolations(page), [], `axe-core found serious violations on ${what}`);
 }
 
