@@ -6,7 +6,7 @@
 // through a symlink; otherwise it gets its own `npm ci`.
 
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { APP_DIR } from './layout.js';
@@ -53,13 +53,21 @@ export function prepareReference(ref: string): ReferenceBuild {
     readFileSync(join(REPO_DIR, 'package-lock.json'), 'utf8') ===
     readFileSync(join(treeDir, 'package-lock.json'), 'utf8');
   if (sameLock) symlinkSync(join(REPO_DIR, 'node_modules'), join(treeDir, 'node_modules'), 'dir');
-  else run('npm', ['ci', '--no-audit', '--no-fund', '--ignore-scripts'], treeDir);
+  // With its install scripts: argon2's prebuilt binary crashes on some machines (this one), and
+  // its install script is what falls back to compiling it.
+  else run('npm', ['ci', '--no-audit', '--no-fund'], treeDir);
 
-  run(
-    process.execPath,
-    [join(REPO_DIR, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'],
-    appDir,
-  );
+  const tsc = join(REPO_DIR, 'node_modules', 'typescript', 'bin', 'tsc');
+  // The revision's own workspace packages first: the app imports their dist/, which `npm ci
+  // --ignore-scripts` does not build (and a symlinked node_modules would lend this checkout's).
+  const packagesDir = join(treeDir, 'packages');
+  const packages = existsSync(packagesDir) ? readdirSync(packagesDir).sort() : [];
+  for (const name of packages) {
+    if (existsSync(join(packagesDir, name, 'tsconfig.build.json'))) {
+      run(process.execPath, [tsc, '-b', 'tsconfig.build.json'], join(packagesDir, name));
+    }
+  }
+  run(process.execPath, [tsc, '-p', 'tsconfig.build.json'], appDir);
   if (!existsSync(entry)) throw new Error(`building ${ref} produced no dist/server.js`);
   return { ref, commit, appDir };
 }
