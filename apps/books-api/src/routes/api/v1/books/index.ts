@@ -10,15 +10,15 @@ import {
   pagingOf,
   SearchQuery,
   type AuthenticatedBookList,
-  type BookPage,
 } from '../../../../schemas/book.js';
 import { errorResponses } from '../../../../schemas/errors.js';
 import chaos from '../../../../plugins/app/chaos.js';
+import { bookJson, bookPageJson } from '../../../../serialization/book-json.js';
 
 const { notFound, methodNotAllowed, validation, jsonBody, databaseUnavailable } = errorResponses;
 const book = (description: string) => ({ ...Type.Ref('BookResponse'), description });
-/** One object: Fastify caches the serializer it compiles per schema object. */
-const bookPageRef: Record<string, unknown> = { $ref: 'BookPage' };
+/** Replies written from serialization/book-json.ts carry bytes, so they name their type themselves. */
+const JSON_TYPE = 'application/json; charset=utf-8';
 
 /**
  * The books resource (prefix /api/v1/books). Handlers are thin: the validation plugin
@@ -61,13 +61,9 @@ const books: FastifyPluginAsyncTypebox = async (fastify) => {
         const list: AuthenticatedBookList = { books: page.items, user: request.principal.sub };
         return list;
       }
-      // The public page is serialised with the BookPage schema directly: for the route's
-      // union schema, the serializer first validates the whole page against a branch
-      // (formats included) to choose it, which cost about a tenth of this route's CPU.
-      // With a serializer of its own, the reply gets no JSON content type by itself.
-      reply.type('application/json; charset=utf-8').serializer(reply.compileSerializationSchema(bookPageRef));
-      const body: BookPage = { items: page.items, total: page.total, skip, limit };
-      return body;
+      // Not through the route's union schema: its serializer first validates the whole page
+      // against a branch (formats included) to choose it, about a tenth of this route's CPU.
+      return reply.type(JSON_TYPE).send(bookPageJson({ items: page.items, total: page.total, skip, limit }));
     },
   );
 
@@ -90,11 +86,11 @@ const books: FastifyPluginAsyncTypebox = async (fastify) => {
         },
       },
     },
-    async (request): Promise<BookPage> => {
+    async (request, reply) => {
       const { skip, limit } = pagingOf(request.query);
       const { q } = request.query;
       const page = await store.search(q, skip, limit);
-      return { items: page.items, total: page.total, skip, limit };
+      return reply.type(JSON_TYPE).send(bookPageJson({ items: page.items, total: page.total, skip, limit }));
     },
   );
 
@@ -134,10 +130,10 @@ const books: FastifyPluginAsyncTypebox = async (fastify) => {
         response: { 200: book('The book'), ...notFound, ...validation, ...methodNotAllowed, ...databaseUnavailable },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const book = await store.get(request.params.book_id);
       if (book === undefined) throw bookNotFound();
-      return book;
+      return reply.type(JSON_TYPE).send(bookJson(book));
     },
   );
 
