@@ -118,7 +118,13 @@ export class PostgresBookStore implements BookStore {
         ? sql`(strpos(title_key, ${needle}) > 0 or strpos(author_key, ${needle}) > 0)`
         : sql`(title_key like ${containsPattern(needle)} or author_key like ${containsPattern(needle)})`;
       return sql.begin('isolation level repeatable read read only', async (tx) => {
-        const [counted] = await tx<{ total: number }[]>`select count(*)::int as total from books where ${matches}`;
+        // Planned for each execution: a generic plan of `LIKE $1` cannot know that `%xu%` has no
+        // trigram and scans the whole trigram index (seconds at a million books). Sent together
+        // with the count, so it costs no round trip.
+        const [, [counted]] = await Promise.all([
+          tx`set local plan_cache_mode = force_custom_plan`,
+          tx<{ total: number }[]>`select count(*)::int as total from books where ${matches}`,
+        ]);
         const total = counted?.total ?? 0;
         if (total <= skip) return { items: [], total };
         // "seq + 0" keeps the planner from walking the primary key in order for a rare match.
