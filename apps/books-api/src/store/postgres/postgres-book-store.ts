@@ -21,6 +21,15 @@ const MIN_INDEXED_QUERY = 3;
  * Without the hint the planner sometimes walks tens of thousands of rows for a rare word.
  */
 const SORT_MATCHES_UP_TO = 5_000;
+/**
+ * A page starting before this position is read by walking the primary key from the first book;
+ * further ones find their block from the counts first. Walking up to a block of index entries (as
+ * a far page does inside its block) measured cheaper than finding the block: 0.13 against 0.27 ms
+ * at a million books.
+ */
+const WALK_SKIP_BELOW = 1 << BLOCK_BITS;
+/** Blocks whose counts are summed together in the first step of finding a far page's block. */
+const GROUP_BITS = 5;
 
 interface BookRow {
   id: string;
@@ -55,9 +64,10 @@ export interface PostgresBookStoreOptions {
  * `seq` identity), exact totals, search over the application-folded title and author keys.
  *
  * Totals and offsets come from `book_block_counts`, which every write changes in the same
- * statement: `sum(live)` is the exact total without counting rows, and the running sum by block
- * finds the block holding any offset, so a page at offset 999,980 reads about a block of index
- * entries instead of a million rows. Each statement is one snapshot, so a page and its total agree.
+ * statement: `sum(live)` is the exact total without counting rows, and running sums by group of
+ * blocks, then by block, find the block holding any offset, so a page at offset 999,980 reads
+ * about a block of index entries instead of a million rows. Each statement is one snapshot, so a
+ * page and its total agree.
  *
  * Until `markReady()` (the migrations are applied) every call answers StoreUnavailableError.
  */
@@ -84,29 +94,9 @@ export class PostgresBookStore implements BookStore {
   }
 
   async list(skip: number, limit: number): Promise<Slice> {
-    return this.run(async (sql) => {
-      const rows = await sql<(Partial<BookRow> & { total: number })[]>`
-        with blocks as (
-          select block, sum(live) as live from book_block_counts group by block having sum(live) <> 0
-        ), running as (
-          select block, live, sum(live) over (order by block) as upto from blocks
-        ), start as (
-          select block, ${skip}::int8 - (upto - live) as offset_in_block
-          from running where upto > ${skip}::int8 order by block limit 1
-        )
-        select total.total, page.id, page.title, page.author, page.year, page.created_at
-        from (select coalesce(sum(live), 0)::int as total from blocks) total
-        left join lateral (
-          select b.seq, b.id, b.title, b.author, b.year, b.created_at
-          from start, lateral (
-            select seq, id, title, author, year, created_at from books
-            where seq >= start.block << ${BLOCK_BITS}
-            order by seq offset start.offset_in_block limit ${limit}
-          ) b
-        ) page on true
-        order by page.seq`;
-      return pageOf(rows);
-    });
+    return this.run(async (sql) =>
+      pageOf(skip < WALK_SKIP_BELOW ? await nearPage(sql, skip, limit) : await farPage(sql, skip, limit)),
+    );
   }
 
   async search(query: string, skip: number, limit: number): Promise<Slice> {
@@ -272,7 +262,65 @@ export async function rebuildBlockCounts(sql: Sql): Promise<void> {
   });
 }
 
-function pageOf(rows: readonly (Partial<BookRow> & { total: number })[]): Slice {
+/**
+ * A page near the start, and the total, in one statement (one snapshot): the total is the sum of
+ * the block counts; the page walks the primary key past `skip` books. `live::int4` keeps the sums in
+ * integers (a bigint's sum is a numeric, several times slower); a block holds at most 2^BLOCK_BITS.
+ */
+function nearPage(sql: Sql, skip: number, limit: number) {
+  return sql<PageRow[]>`
+    select total.total, page.id, page.title, page.author, page.year, page.created_at
+    from (select coalesce(sum(live::int4), 0)::int4 as total from book_block_counts) total
+    left join lateral (
+      select seq, id, title, author, year, created_at from books order by seq offset ${skip}::int8 limit ${limit}
+    ) page on true
+    order by page.seq`;
+}
+
+/**
+ * A page at any position, and the total, in one statement (one snapshot). The block holding
+ * position `skip` is found in two steps of running sums, so no step reads many rows one by one
+ * (a window function costs about a microsecond a row: over every block of a million books it was
+ * most of the request): first over groups of 2^GROUP_BITS blocks (one hashed pass over the counts
+ * also gives the total), then over the blocks of the one group that holds the position. The page is
+ * then read from the primary key, at most a block of index entries past the block's first book.
+ */
+function farPage(sql: Sql, skip: number, limit: number) {
+  return sql<PageRow[]>`
+    with groups as (
+      select block >> ${GROUP_BITS} as grp, sum(live::int4)::int4 as live from book_block_counts group by 1
+    ), start_group as (
+      select grp, ${skip}::int8 - (upto - live) as offset_in_group
+      from (select grp, live, sum(live) over (order by grp rows unbounded preceding) as upto from groups) running
+      where upto > ${skip}::int8 order by grp limit 1
+    ), start_block as (
+      select running.block, start_group.offset_in_group - (running.upto - running.live) as offset_in_block
+      from start_group, lateral (
+        select block, live, sum(live) over (order by block rows unbounded preceding) as upto
+        from (
+          select block, sum(live::int4)::int4 as live from book_block_counts
+          where block >= start_group.grp << ${GROUP_BITS} and block < (start_group.grp + 1) << ${GROUP_BITS}
+          group by block
+        ) blocks
+      ) running
+      where running.upto > start_group.offset_in_group order by running.block limit 1
+    )
+    select total.total, page.id, page.title, page.author, page.year, page.created_at
+    from (select coalesce(sum(live), 0)::int4 as total from groups) total
+    left join lateral (
+      select b.seq, b.id, b.title, b.author, b.year, b.created_at
+      from start_block, lateral (
+        select seq, id, title, author, year, created_at from books
+        where seq >= start_block.block << ${BLOCK_BITS}
+        order by seq offset start_block.offset_in_block limit ${limit}
+      ) b
+    ) page on true
+    order by page.seq`;
+}
+
+type PageRow = Partial<BookRow> & { total: number };
+
+function pageOf(rows: readonly PageRow[]): Slice {
   const items: Book[] = [];
   for (const row of rows) {
     if (row.id === undefined || row.id === null) continue;
