@@ -2,8 +2,9 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Sql } from 'postgres';
 import { connect, type DatabaseSettings } from './connection.js';
 import { isUnavailable } from './database-errors.js';
-import { migrate } from './migrations.js';
 import { PostgresBookStore, type PostgresBookStoreOptions } from './postgres-book-store.js';
+import { prepareDatabase } from './prepare-database.js';
+import { describeRefold } from './refold-search-keys.js';
 
 /** Waits between attempts to reach the database at start: doubling from the first to the last. */
 const FIRST_RETRY_MS = 250;
@@ -13,15 +14,16 @@ export interface OpenedPostgresStore {
   store: PostgresBookStore;
   /** The pool, for other services that keep shared state in the same database (the login throttle). */
   sql: Sql;
-  /** Resolves once the migrations are applied and the store answers. */
+  /** Resolves once the migrations are applied, the search keys folded by this version, and the store answers. */
   ready: Promise<void>;
   close(): Promise<void>;
 }
 
 /**
- * Opens the pool and applies the migrations in the background, retrying with backoff while the
- * database is unreachable. The server starts listening at once: until the schema is ready every
- * call to the store answers 503 (and `/api/ps` reports not ready), so an orchestrator sees a live
+ * Opens the pool and, in the background, applies the migrations and re-folds the search keys if
+ * searchFold changed (prepare-database.ts), retrying with backoff while the database is
+ * unreachable. The server starts listening at once: until the schema is ready every call to the
+ * store answers 503 (and `/api/ps` reports not ready), so an orchestrator sees a live
  * but unready process instead of a crash loop, and it recovers by itself when the database comes.
  */
 export function openPostgresStore(
@@ -37,8 +39,10 @@ export function openPostgresStore(
   const ready = (async () => {
     for (let attempt = 1, delay = FIRST_RETRY_MS; !closed; attempt++, delay = Math.min(delay * 2, LAST_RETRY_MS)) {
       try {
-        const applied = await migrate(sql);
+        const { applied, refold } = await prepareDatabase(sql);
         if (applied.length > 0) log.info({ applied }, 'database migrations applied');
+        const refolded = describeRefold(refold);
+        if (refolded) log[refold.status === 'newer' ? 'warn' : 'info']({ refold }, refolded);
         store.markReady();
         await store.compactCounts().catch(() => undefined);
         return;

@@ -70,6 +70,10 @@ export interface PostgresBookStoreOptions {
  * page and its total agree.
  *
  * Until `markReady()` (the migrations are applied) every call answers StoreUnavailableError.
+ *
+ * The search keys are searchFold's output at the time of the write. A database whose keys an older
+ * SEARCH_FOLD_VERSION computed is re-folded at start, before markReady() (refold-search-keys.ts,
+ * which also says what a replica of the previous version does meanwhile in a rolling update).
  */
 export class PostgresBookStore implements BookStore {
   private ready = false;
