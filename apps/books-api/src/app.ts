@@ -18,6 +18,7 @@ import clientErrors, { clientErrorHandler } from './plugins/app/client-errors.js
 import connectionLimits from './plugins/app/connection-limits.js';
 import requestLog from './plugins/app/request-log.js';
 import routeRegistry from './plugins/app/route-registry.js';
+import headRoutes from './plugins/app/head-routes.js';
 import validation from './plugins/app/validation.js';
 import metrics from './plugins/app/metrics.js';
 import trafficGenerator, { type TrafficGeneratorPluginOptions } from './traffic/plugin.js';
@@ -65,6 +66,8 @@ export function serverOptions(
     genReqId: requestIdFor,
     childLoggerFactory: lazyChildLoggerFactory,
     requestIdHeader: false,
+    // FastAPI's API routes answer no HEAD they do not declare; plugins/app/head-routes.ts says which routes do.
+    exposeHeadRoutes: false,
     bodyLimit: BODY_LIMIT_BYTES,
     // While the server drains, requests on connections still open are answered (Fastify adds
     // Connection: close, so each connection ends after its answer) instead of a bare 503.
@@ -121,6 +124,7 @@ export default async function app(fastify: FastifyInstance, options: AppOptions)
   await fastify.register(connectionLimits, options.config.connections);
   await fastify.register(requestLog);
   await fastify.register(jsonBody);
+  await fastify.register(headRoutes); // before route-registry, which then records the HEAD it adds
   await fastify.register(routeRegistry); // before any route, so 405 knows every path
   await fastify.register(notFound); // before authentication: its hook sends a trailing-slash redirect before any guard runs
   // Users, keys, the bearer guard, request.principal and the route policy; a bad file stops the start.

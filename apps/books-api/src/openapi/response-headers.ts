@@ -9,7 +9,7 @@ export const HEADER_COMPONENTS = {
   },
   Allow: {
     description: 'The methods this path serves, comma-separated',
-    schema: { type: 'string', examples: ['GET, HEAD, POST'] },
+    schema: { type: 'string', examples: ['GET, POST'] },
   },
   Location: {
     description: 'Where the resource is: a path on this server',

@@ -23,7 +23,7 @@ const byMethodOrder = (a: string, b: string) =>
 
 /**
  * A second router that only knows which methods each path has, fed by every route
- * registered after this plugin (Fastify's automatic HEAD routes included), so a wrong
+ * registered after this plugin (with the HEAD head-routes.ts gives some GET routes), so a wrong
  * method on a known path becomes a 405 with an exact Allow header.
  */
 export default fp(
