@@ -3,14 +3,34 @@ import { unsupportedMediaType } from '../../errors.js';
 import { decodeJsonBody, JSON_MEDIA_TYPE } from '../../validation/json-body.js';
 
 /**
+ * What makes Fastify read a request's body: it parses one whenever these headers announce
+ * it, whatever the route.
+ */
+const BODY_HEADERS = ['content-type', 'content-length', 'transfer-encoding'] as const;
+/** The headers as the parsing step sees them on a route that reads no body (the setter is additive). */
+const NO_BODY = Object.fromEntries(BODY_HEADERS.map((name) => [name, undefined]));
+
+/**
  * Body parsing: our JSON parser replaces Fastify's (for FastAPI's error shapes), a
  * body without a Content-Type is read as JSON (as FastAPI does), and any other media
  * type nobody registered a parser for is a 415 from the error catalogue. Routes that
  * accept other types (forms) register their parsers; routes declare what they accept
  * with `schema.consumes`, which the validation plugin enforces.
+ *
+ * Only a route that declares a body (`schema.body`) reads one, as in FastAPI: a DELETE or
+ * OPTIONS with a body, and any request answered 404 or 405, is never refused for its body
+ * (no 400, 413, 415 or 422 for bytes the route would not look at). Fastify would parse it,
+ * so the body's headers are hidden from the parsing step; Node discards the unread bytes
+ * once the answer is sent, and the connection stays usable.
  */
 export default fp(
   async (fastify) => {
+    fastify.addHook('preParsing', async (request, _reply, payload) => {
+      if (request.routeOptions.schema?.body !== undefined) return payload;
+      if (BODY_HEADERS.some((name) => request.raw.headers[name] !== undefined)) request.headers = NO_BODY;
+      return payload;
+    });
+
     fastify.removeContentTypeParser(['application/json']);
     const parseJson = (_request: unknown, body: Buffer, done: (error: Error | null, value?: unknown) => void) => {
       try {
