@@ -26,7 +26,7 @@ describe('a body on a route that declares none is ignored, as FastAPI ignores it
   test('GET, DELETE and OPTIONS answer as without the body', async (t) => {
     const app = await buildTestApp(t);
     for (const body of BODIES) {
-      const requests: [InjectOptions, number][] = [
+      const requests: [InjectOptions & { url: string }, number][] = [
         [{ method: 'GET', url: '/api/v1/books?limit=1' }, 200],
         [{ method: 'GET', url: `/api/v1/books/${CLEAN_CODE}` }, 200],
         [{ method: 'GET', url: '/api/ps' }, 200],
@@ -36,7 +36,7 @@ describe('a body on a route that declares none is ignored, as FastAPI ignores it
       ];
       for (const [request, status] of requests) {
         const response = await app.inject({ ...request, headers: body.headers, payload: body.payload });
-        assert.equal(response.statusCode, status, `${request.method} ${String(request.url)} with ${body.name}`);
+        assert.equal(response.statusCode, status, `${request.method} ${request.url} with ${body.name}`);
       }
     }
     const deleted = await app.inject({
