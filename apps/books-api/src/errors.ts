@@ -194,7 +194,10 @@ export const tokenLoginNotConfigured = () => fixed('BOOKS_ERR_TOKEN_LOGIN_NOT_CO
 export const DATABASE_RETRY_AFTER_SECONDS = 2;
 export const databaseUnavailable = () =>
   fixed('BOOKS_ERR_DATABASE_UNAVAILABLE', { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) });
-/** A keep-alive connection carried its allowed number of requests; a new connection may retry at once. */
+/**
+ * A keep-alive connection carried its allowed number of requests; a new connection may retry at
+ * once. Never written in practice (plugins/app/connection-limits.ts says why).
+ */
 export const tooManyRequestsOnConnection = () =>
   fixed('BOOKS_ERR_TOO_MANY_REQUESTS_ON_CONNECTION', { Connection: 'close', 'Retry-After': '0' });
 /** The bounded queue of password checks is full; the attempt is not counted. */
