@@ -1,9 +1,11 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyHttpOptions } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyHttpOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Server } from 'node:http';
 import type { Config, ConnectionSettings } from './config.js';
 import { lazyChildLoggerFactory } from './lazy-child-logger.js';
+import pino from 'pino';
+import { RequestCompletion } from './request-completion.js';
 import { beforeRoutingError, sendError } from './plugins/app/errors.js';
 import openapi from './plugins/external/openapi.js';
 import bookStorePlugin from './plugins/app/book-store.js';
@@ -51,6 +53,12 @@ export interface AppOptions {
   trafficDelayMs?: TrafficGeneratorPluginOptions['nextDelayMs'];
 }
 
+/** What buildApp hands the app besides the caller's options. */
+interface InstanceParts {
+  /** The instance's log controller, where the request log and the metrics hear of finished requests. */
+  completion: RequestCompletion;
+}
+
 /** Bodies over this size are refused with 413 before anything is parsed or stored. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -58,11 +66,14 @@ export const BODY_LIMIT_BYTES = 1024 * 1024;
 export function serverOptions(
   logger: FastifyBaseLogger | undefined,
   connections: ConnectionSettings,
+  completion: RequestCompletion,
 ): FastifyHttpOptions<Server> {
   return {
-    ...(logger === undefined ? { logger: false } : { loggerInstance: logger }),
+    // Always a logger, if need be a disabled one: without one Fastify would not report
+    // finished requests to the log controller (see request-completion.ts).
+    loggerInstance: logger ?? pino({ enabled: false }),
     // plugins/app/request-log.ts writes one line per request instead of Fastify's two.
-    logController: new LogController({ disableRequestLogging: true }),
+    logController: completion,
     genReqId: requestIdFor,
     childLoggerFactory: lazyChildLoggerFactory,
     requestIdHeader: false,
@@ -96,7 +107,7 @@ export function serverOptions(
  * The service as a plugin, in a visible order: third-party plugins, our services,
  * our cross-cutting plugins (which watch routes as they are added), then the routes.
  */
-export default async function app(fastify: FastifyInstance, options: AppOptions): Promise<void> {
+export default async function app(fastify: FastifyInstance, options: AppOptions & InstanceParts): Promise<void> {
   // 1. Third-party plugins
   await fastify.register(openapi);
 
@@ -122,7 +133,7 @@ export default async function app(fastify: FastifyInstance, options: AppOptions)
   await fastify.register(requestId);
   await fastify.register(clientErrors); // after request-id: its own answers carry the id too
   await fastify.register(connectionLimits, options.config.connections);
-  await fastify.register(requestLog);
+  await fastify.register(requestLog, { completion: options.completion });
   await fastify.register(jsonBody);
   await fastify.register(headRoutes); // before route-registry, which then records the HEAD it adds
   await fastify.register(routeRegistry); // before any route, so 405 knows every path
@@ -130,7 +141,10 @@ export default async function app(fastify: FastifyInstance, options: AppOptions)
   // Users, keys, the bearer guard, request.principal and the route policy; a bad file stops the start.
   await fastify.register(authentication, options.config.auth);
   await fastify.register(validation); // before any route: it compiles each route's validator
-  await fastify.register(metrics, { countBooks: () => fastify.bookStore.count() }); // serves /metrics; chaos counts into it
+  await fastify.register(metrics, {
+    countBooks: () => fastify.bookStore.count(),
+    completion: options.completion,
+  }); // serves /metrics; chaos counts into it
   // Starts once the server listens and stops in preClose, before the server closes.
   await fastify.register(trafficGenerator, {
     enabled: options.config.trafficGeneratorEnabled,
@@ -149,10 +163,11 @@ export default async function app(fastify: FastifyInstance, options: AppOptions)
 
 /** A ready-to-listen (or inject) Fastify instance with the app registered. */
 export async function buildApp(options: AppOptions & { logger?: FastifyBaseLogger }): Promise<FastifyInstance> {
+  const completion = new RequestCompletion();
   const fastify = Fastify(
-    serverOptions(options.logger, options.config.connections),
+    serverOptions(options.logger, options.config.connections, completion),
   ).withTypeProvider<TypeBoxTypeProvider>();
-  await fastify.register(fp(app), options);
+  await fastify.register(fp(app), { ...options, completion });
   await fastify.ready();
   return fastify;
 }

@@ -7,6 +7,7 @@ import {
   type AppMetrics,
   type AppMetricsOptions,
 } from '../../metrics/app-metrics.js';
+import type { RequestCompletion } from '../../request-completion.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -14,7 +15,10 @@ declare module 'fastify' {
   }
 }
 
-export type MetricsPluginOptions = AppMetricsOptions;
+export type MetricsPluginOptions = AppMetricsOptions & {
+  /** Where finished requests are reported (the instance's log controller). */
+  completion: RequestCompletion;
+};
 
 /**
  * The route template (`/api/v1/books/:book_id`), never the raw path, so label cardinality is
@@ -30,10 +34,10 @@ async function metricsPlugin(app: FastifyInstance, options: MetricsPluginOptions
   const metrics = createAppMetrics(options);
   app.decorate('metrics', metrics);
 
-  // onResponse runs once the response is finished, for every request that reached routing,
-  // including errors and forced chaos answers. /metrics counts itself as well: a scrape shows
-  // the scrapes before it, which makes a dead scraper visible and costs one label set.
-  app.addHook('onResponse', async (request, reply) => {
+  // Reported once the response is finished, for every request that reached routing, including
+  // errors and forced chaos answers. /metrics counts itself as well: a scrape shows the scrapes
+  // before it, which makes a dead scraper visible and costs one label set.
+  options.completion.onCompleted((request, reply) => {
     metrics.observeRequest(
       { method: request.method, route: routeLabel(request), statusCode: reply.statusCode },
       reply.elapsedTime / 1000,

@@ -1,5 +1,6 @@
 import fp from 'fastify-plugin';
 import { requestLineWriter } from '../../request-log-line.js';
+import type { RequestCompletion } from '../../request-completion.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -13,10 +14,10 @@ declare module 'fastify' {
  * app options). The message reads well in a terminal; the same facts are fields for
  * JSON log processing.
  */
-export default fp(
-  async (fastify) => {
+export default fp<{ completion: RequestCompletion }>(
+  async (fastify, { completion }) => {
     const writeLine = requestLineWriter(fastify.log);
-    fastify.addHook('onResponse', async (request, reply) => {
+    completion.onCompleted((request, reply) => {
       if (request.routeOptions.config.requestLog === false) return;
       writeLine({
         reqId: request.id,
