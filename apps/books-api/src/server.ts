@@ -29,9 +29,9 @@ async function main(): Promise<void> {
 
 function registerShutdown(app: FastifyInstance, shutdownTimeoutMs: number): void {
   let closing = false;
-  // The log destination is synchronous (logger.ts): every line, the request-log line of the
-  // last request included, is written before the next statement runs, so nothing is left in
-  // a buffer to flush when the process exits here or crashes.
+  // Log lines wait in a small batch in front of a synchronous destination (logger.ts); the
+  // batch is written on process 'exit', so the line of the last request is written when the
+  // process exits here, by process.exit, or after an uncaught exception.
   const shutdown = (signal: NodeJS.Signals) => {
     if (closing) return;
     closing = true;
