@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { methodNotAllowed, notFound } from '../../errors.js';
 import { hasEmptyParameter } from './route-registry.js';
+import { ignoreBody } from './json-body.js';
 
 /**
  * Requests no route serves, answered as FastAPI (Starlette's router with redirect_slashes)
@@ -31,6 +32,8 @@ export default fp(
     // Runs first among the route hooks (this plugin is registered before auth and chaos), so
     // neither sees a request its route does not really serve.
     fastify.addHook('onRequest', async (request, reply) => {
+      // No route reads the body of a request it does not serve (see json-body.ts).
+      if (request.is404) ignoreBody(request);
       if (hasEmptyParameter(request.params as Record<string, string | undefined>)) {
         return answerUnrouted(request, reply);
       }
