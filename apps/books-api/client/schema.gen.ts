@@ -320,7 +320,58 @@ export interface components {
             methods: string[];
         };
     };
-    responses: never;
+    responses: {
+        /** @description Bad request, answered before routing: a request line, header or body framing that cannot be parsed, a URL with broken percent-encoding, or an HTTP/1.1 request without Host. An unparseable request gets a new X-Request-ID and its connection is closed. */
+        BadRequest: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["HTTPError"];
+            };
+        };
+        /** @description The request was not received in time (HEADERS_TIMEOUT_SECONDS for the headers, REQUEST_TIMEOUT_SECONDS for the whole request); the connection is closed. */
+        RequestTimeout: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["HTTPError"];
+            };
+        };
+        /** @description A path parameter longer than the router accepts, answered before routing. */
+        URITooLong: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["HTTPError"];
+            };
+        };
+        /** @description An `Expect` header other than `100-continue`; the connection is closed. */
+        ExpectationFailed: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["HTTPError"];
+            };
+        };
+        /** @description The request line and headers exceed Node's size limit; the connection is closed. */
+        RequestHeaderFieldsTooLarge: {
+            headers: {
+                "X-Request-ID": components["headers"]["X-Request-ID"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["HTTPError"];
+            };
+        };
+    };
     parameters: never;
     requestBodies: never;
     headers: {
@@ -358,6 +409,7 @@ export interface operations {
                     "text/plain; version=0.0.4; charset=utf-8": string;
                 };
             };
+            400: components["responses"]["BadRequest"];
             /** @description Method Not Allowed (see the Allow header) */
             405: {
                 headers: {
@@ -369,6 +421,9 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPError"];
                 };
             };
+            408: components["responses"]["RequestTimeout"];
+            417: components["responses"]["ExpectationFailed"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
         };
     };
     root__get: {
@@ -390,6 +445,7 @@ export interface operations {
                     "application/json": components["schemas"]["RootInfo"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             /** @description Method Not Allowed (see the Allow header) */
             405: {
                 headers: {
@@ -401,6 +457,9 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPError"];
                 };
             };
+            408: components["responses"]["RequestTimeout"];
+            417: components["responses"]["ExpectationFailed"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
         };
     };
     login_token_post: {
@@ -456,7 +515,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Malformed multipart form */
+            /** @description Malformed multipart form. Also: Bad request, answered before routing: a request line, header or body framing that cannot be parsed, a URL with broken percent-encoding, or an HTTP/1.1 request without Host. An unparseable request gets a new X-Request-ID and its connection is closed. */
             400: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
@@ -488,6 +547,7 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPError"];
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description Form larger than the login form limit */
             413: {
                 headers: {
@@ -498,6 +558,7 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPError"];
                 };
             };
+            417: components["responses"]["ExpectationFailed"];
             /** @description Validation Error */
             422: {
                 headers: {
@@ -519,6 +580,7 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPError"];
                 };
             };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             /** @description Token login is not configured (JWT_SECRET_KEY unset); or too many logins are being checked, or (DATABASE_URL) the database that counts failed logins is unavailable, both with `Retry-After` */
             503: {
                 headers: {
@@ -551,6 +613,7 @@ export interface operations {
                     "application/json": components["schemas"]["Health"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             /** @description Method Not Allowed (see the Allow header) */
             405: {
                 headers: {
@@ -562,6 +625,9 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPError"];
                 };
             };
+            408: components["responses"]["RequestTimeout"];
+            417: components["responses"]["ExpectationFailed"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             /** @description Database unavailable: with DATABASE_URL, the database cannot answer now (`Retry-After`) */
             503: {
                 headers: {
@@ -594,6 +660,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["BadRequest"];
             /** @description Method Not Allowed (see the Allow header) */
             405: {
                 headers: {
@@ -603,6 +670,9 @@ export interface operations {
                 };
                 content?: never;
             };
+            408: components["responses"]["RequestTimeout"];
+            417: components["responses"]["ExpectationFailed"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
         };
     };
     options_api_options_options: {
@@ -625,6 +695,7 @@ export interface operations {
                     "application/json": components["schemas"]["MethodList"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             /** @description Method Not Allowed (see the Allow header) */
             405: {
                 headers: {
@@ -636,6 +707,9 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPError"];
                 };
             };
+            408: components["responses"]["RequestTimeout"];
+            417: components["responses"]["ExpectationFailed"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
         };
     };
     redirect_to_random_book_api_redirect_get: {
@@ -656,6 +730,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["BadRequest"];
             /** @description Not Found */
             404: {
                 headers: {
@@ -677,6 +752,9 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPError"];
                 };
             };
+            408: components["responses"]["RequestTimeout"];
+            417: components["responses"]["ExpectationFailed"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             /** @description Database unavailable: with DATABASE_URL, the database cannot answer now (`Retry-After`) */
             503: {
                 headers: {
@@ -715,7 +793,7 @@ export interface operations {
                     "application/json": components["schemas"]["BookPage"] | components["schemas"]["AuthenticatedBookList"];
                 };
             };
-            /** @description In chaos mode, forced by X-Force-Error: "Simulated error 400". Also "X-Force-Error must be an integer status code" or "X-Force-Error is limited to approved demo codes". */
+            /** @description In chaos mode, forced by X-Force-Error: "Simulated error 400". Also "X-Force-Error must be an integer status code" or "X-Force-Error is limited to approved demo codes". Also: Bad request, answered before routing: a request line, header or body framing that cannot be parsed, a URL with broken percent-encoding, or an HTTP/1.1 request without Host. An unparseable request gets a new X-Request-ID and its connection is closed. */
             400: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
@@ -767,6 +845,7 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPError"];
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description In chaos mode, forced by X-Force-Error: "Simulated error 409". */
             409: {
                 headers: {
@@ -777,6 +856,7 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPError"];
                 };
             };
+            417: components["responses"]["ExpectationFailed"];
             /** @description Validation Error */
             422: {
                 headers: {
@@ -798,6 +878,7 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPError"];
                 };
             };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             /** @description In chaos mode, forced by X-Force-Error: "Simulated error 500". */
             500: {
                 headers: {
@@ -867,7 +948,7 @@ export interface operations {
                     "application/json": components["schemas"]["BookResponse"];
                 };
             };
-            /** @description In chaos mode, forced by X-Force-Error: "Simulated error 400". Also "X-Force-Error must be an integer status code" or "X-Force-Error is limited to approved demo codes". */
+            /** @description In chaos mode, forced by X-Force-Error: "Simulated error 400". Also "X-Force-Error must be an integer status code" or "X-Force-Error is limited to approved demo codes". Also: Bad request, answered before routing: a request line, header or body framing that cannot be parsed, a URL with broken percent-encoding, or an HTTP/1.1 request without Host. An unparseable request gets a new X-Request-ID and its connection is closed. */
             400: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
@@ -898,6 +979,7 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPError"];
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description In chaos mode, forced by X-Force-Error: "Simulated error 409". */
             409: {
                 headers: {
@@ -928,6 +1010,7 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPError"];
                 };
             };
+            417: components["responses"]["ExpectationFailed"];
             /** @description Validation Error */
             422: {
                 headers: {
@@ -949,6 +1032,7 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPError"];
                 };
             };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             /** @description In chaos mode, forced by X-Force-Error: "Simulated error 500". */
             500: {
                 headers: {
@@ -1019,7 +1103,7 @@ export interface operations {
                     "application/json": components["schemas"]["BookPage"];
                 };
             };
-            /** @description In chaos mode, forced by X-Force-Error: "Simulated error 400". Also "X-Force-Error must be an integer status code" or "X-Force-Error is limited to approved demo codes". */
+            /** @description In chaos mode, forced by X-Force-Error: "Simulated error 400". Also "X-Force-Error must be an integer status code" or "X-Force-Error is limited to approved demo codes". Also: Bad request, answered before routing: a request line, header or body framing that cannot be parsed, a URL with broken percent-encoding, or an HTTP/1.1 request without Host. An unparseable request gets a new X-Request-ID and its connection is closed. */
             400: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
@@ -1050,6 +1134,7 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPError"];
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description In chaos mode, forced by X-Force-Error: "Simulated error 409". */
             409: {
                 headers: {
@@ -1060,6 +1145,7 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPError"];
                 };
             };
+            417: components["responses"]["ExpectationFailed"];
             /** @description Validation Error */
             422: {
                 headers: {
@@ -1081,6 +1167,7 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPError"];
                 };
             };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             /** @description In chaos mode, forced by X-Force-Error: "Simulated error 500". */
             500: {
                 headers: {
@@ -1149,7 +1236,7 @@ export interface operations {
                     "application/json": components["schemas"]["BookResponse"];
                 };
             };
-            /** @description In chaos mode, forced by X-Force-Error: "Simulated error 400". Also "X-Force-Error must be an integer status code" or "X-Force-Error is limited to approved demo codes". */
+            /** @description In chaos mode, forced by X-Force-Error: "Simulated error 400". Also "X-Force-Error must be an integer status code" or "X-Force-Error is limited to approved demo codes". Also: Bad request, answered before routing: a request line, header or body framing that cannot be parsed, a URL with broken percent-encoding, or an HTTP/1.1 request without Host. An unparseable request gets a new X-Request-ID and its connection is closed. */
             400: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
@@ -1180,6 +1267,7 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPError"];
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description In chaos mode, forced by X-Force-Error: "Simulated error 409". */
             409: {
                 headers: {
@@ -1190,6 +1278,8 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPError"];
                 };
             };
+            414: components["responses"]["URITooLong"];
+            417: components["responses"]["ExpectationFailed"];
             /** @description Validation Error */
             422: {
                 headers: {
@@ -1211,6 +1301,7 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPError"];
                 };
             };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             /** @description In chaos mode, forced by X-Force-Error: "Simulated error 500". */
             500: {
                 headers: {
@@ -1279,7 +1370,7 @@ export interface operations {
                     "application/json": components["schemas"]["DeleteConfirmation"];
                 };
             };
-            /** @description In chaos mode, forced by X-Force-Error: "Simulated error 400". Also "X-Force-Error must be an integer status code" or "X-Force-Error is limited to approved demo codes". */
+            /** @description In chaos mode, forced by X-Force-Error: "Simulated error 400". Also "X-Force-Error must be an integer status code" or "X-Force-Error is limited to approved demo codes". Also: Bad request, answered before routing: a request line, header or body framing that cannot be parsed, a URL with broken percent-encoding, or an HTTP/1.1 request without Host. An unparseable request gets a new X-Request-ID and its connection is closed. */
             400: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
@@ -1310,6 +1401,7 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPError"];
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description In chaos mode, forced by X-Force-Error: "Simulated error 409". */
             409: {
                 headers: {
@@ -1320,6 +1412,8 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPError"];
                 };
             };
+            414: components["responses"]["URITooLong"];
+            417: components["responses"]["ExpectationFailed"];
             /** @description Validation Error */
             422: {
                 headers: {
@@ -1341,6 +1435,7 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPError"];
                 };
             };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             /** @description In chaos mode, forced by X-Force-Error: "Simulated error 500". */
             500: {
                 headers: {
@@ -1413,7 +1508,7 @@ export interface operations {
                     "application/json": components["schemas"]["BookResponse"];
                 };
             };
-            /** @description In chaos mode, forced by X-Force-Error: "Simulated error 400". Also "X-Force-Error must be an integer status code" or "X-Force-Error is limited to approved demo codes". */
+            /** @description In chaos mode, forced by X-Force-Error: "Simulated error 400". Also "X-Force-Error must be an integer status code" or "X-Force-Error is limited to approved demo codes". Also: Bad request, answered before routing: a request line, header or body framing that cannot be parsed, a URL with broken percent-encoding, or an HTTP/1.1 request without Host. An unparseable request gets a new X-Request-ID and its connection is closed. */
             400: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
@@ -1444,6 +1539,7 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPError"];
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description In chaos mode, forced by X-Force-Error: "Simulated error 409". */
             409: {
                 headers: {
@@ -1464,6 +1560,7 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPError"];
                 };
             };
+            414: components["responses"]["URITooLong"];
             /** @description Unsupported media type */
             415: {
                 headers: {
@@ -1474,6 +1571,7 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPError"];
                 };
             };
+            417: components["responses"]["ExpectationFailed"];
             /** @description Validation Error */
             422: {
                 headers: {
@@ -1495,6 +1593,7 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPError"];
                 };
             };
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
             /** @description In chaos mode, forced by X-Force-Error: "Simulated error 500". */
             500: {
                 headers: {

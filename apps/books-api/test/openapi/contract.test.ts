@@ -6,11 +6,15 @@ import { describe, test, type TestContext } from 'node:test';
 import addFormats from 'ajv-formats';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { OpenAPIBackend, type Operation } from 'openapi-backend';
-import type { Config } from '../../src/config.js';
+import { defaultConfig, type Config } from '../../src/config.js';
 import { MemoryBookStore } from '../../src/store/memory-book-store.js';
 import { HEADER_COMPONENTS } from '../../src/openapi/response-headers.js';
 import { FORM, NOBODY, READER, WRITER, hs256Config, loginForm, tokenFor } from '../auth/fixtures.js';
 import { buildTestApp } from '../helper.js';
+import { exchange, listeningApp, openSocket, parseResponses, readUntilClosed } from '../raw-http.js';
+
+/** A server that waits for a client forever fails the raw-socket test at this bound instead of hanging. */
+const BOUNDED = { timeout: 60_000 };
 
 const CLEAN_CODE = '3fa85f64-5717-4562-b3fc-2c963f66afa6';
 const NEW_BOOK = { title: 'Refactoring', author: 'Martin Fowler', year: 2018 };
@@ -57,7 +61,18 @@ function operationFor(api: OpenAPIBackend, method: string, url: string): Operati
   return operation;
 }
 
-function assertDocumented(api: OpenAPIBackend, { request, status }: Case, response: LightMyRequestResponse): void {
+/** An answer as inject gives it, or as read from a raw socket (lower-case header names either way). */
+type Answer = Pick<LightMyRequestResponse, 'statusCode' | 'body'> & {
+  headers: Record<string, string | string[] | number | undefined>;
+};
+
+function assertDocumented(
+  api: OpenAPIBackend,
+  { request, status }: Case,
+  response: Answer,
+  // A HEAD answer has no body, unless the server answered before it could read the method.
+  { bodyless = request.method === 'HEAD' }: { bodyless?: boolean } = {},
+): void {
   const where = `${request.method} ${request.url} -> ${response.statusCode}`;
   assert.equal(response.statusCode, status, `${where}: ${response.body}`);
   const operation = operationFor(api, request.method, request.url);
@@ -81,7 +96,7 @@ function assertDocumented(api: OpenAPIBackend, { request, status }: Case, respon
   assert.equal(headers.errors ?? null, null, `${where}: headers ${JSON.stringify(headers.errors)}`);
 
   const isJson = String(response.headers['content-type'] ?? '').startsWith('application/json');
-  if (request.method === 'HEAD' || status === 307) assert.equal(response.body, '', `${where}: no body`);
+  if (bodyless || status === 307) assert.equal(response.body, '', `${where}: no body`);
   else if (isJson) {
     const validation = api.validator.validateResponse(JSON.parse(response.body), operation, status);
     assert.equal(validation.errors ?? null, null, `${where}: body ${JSON.stringify(validation.errors)}`);
@@ -281,5 +296,69 @@ describe('every status and header the server answers is in its OpenAPI document'
       assert.equal(response.statusCode === 503, response.headers['retry-after'] !== undefined, 'Retry-After on 503');
       assertDocumented(api, { request, status: response.statusCode }, response);
     }
+  });
+
+  test('answers written before routing (400, 408, 414, 417, 431), driven over raw sockets', BOUNDED, async (t) => {
+    const connections = { ...defaultConfig().connections, headersTimeoutMs: 1000, requestTimeoutMs: 2000 };
+    const { app, port } = await listeningApp(t, { config: { connections } });
+    const api = await validatorFor(app);
+    const document = JSON.parse((await app.inject({ url: '/openapi.json' })).body) as {
+      paths: Record<string, Record<string, unknown>>;
+    };
+    const operations = Object.entries(document.paths).flatMap(([path, item]) =>
+      Object.keys(item).map((method) => ({ method: method.toUpperCase(), url: path.replace('{book_id}', CLEAN_CODE) })),
+    );
+    assert.ok(operations.length >= 13, 'every documented operation');
+    const raw = async (
+      request: { method: string; url: string },
+      status: number,
+      bytes: string,
+      options: { bodyless?: boolean } = {},
+    ) => {
+      const [response, ...more] = await exchange(port, bytes, { headRequests: options.bodyless });
+      assert.ok(response !== undefined, `${request.method} ${request.url}: an answer`);
+      assert.equal(more.length, 0, 'one answer, then the connection closes');
+      const item = { request: request as Case['request'], status };
+      assertDocumented(
+        api,
+        item,
+        { statusCode: response.status, headers: response.headers, body: response.body },
+        { bodyless: options.bodyless === true },
+      );
+    };
+    const head = ({ method, url }: { method: string; url: string }, headers = '') =>
+      `${method} ${url} HTTP/1.1\r\nHost: localhost\r\n${headers}`;
+
+    for (const operation of operations) {
+      // 400: a header line Node cannot parse; the method is never read, so a HEAD gets the body too.
+      await raw(operation, 400, `${head(operation, 'Bad Header\r\n')}\r\n`);
+      // 431: headers over Node's limit.
+      await raw(operation, 431, `${head(operation, `X-Big: ${'a'.repeat(20 * 1024)}\r\n`)}\r\n`);
+      // 417: an Expect Node cannot meet, answered once the request head is read (no body for HEAD).
+      await raw(operation, 417, `${head(operation, 'Expect: 200-ok\r\nContent-Length: 2\r\n')}\r\n{}`, {
+        bodyless: operation.method === 'HEAD',
+      });
+    }
+    // 414: a path parameter longer than the router takes, on every operation with one.
+    for (const operation of operations.filter(({ url }) => url.includes(CLEAN_CODE))) {
+      const long = { ...operation, url: `/api/v1/books/${'a'.repeat(200)}` };
+      await raw(long, 414, `${head(long)}\r\n`);
+    }
+    // 400 from Fastify before routing: a path with broken percent-encoding.
+    const badEncoding = { method: 'GET', url: '/api/v1/books/%zz' };
+    await raw(badEncoding, 400, `${head(badEncoding)}\r\n`);
+    // 400: body framing Node refuses (Content-Length beside chunked).
+    const post = { method: 'POST', url: '/api/v1/books' };
+    await raw(post, 400, `${head(post, 'Content-Length: 3\r\nTransfer-Encoding: chunked\r\n')}\r\n0\r\n\r\n`);
+    // 400: an HTTP/1.1 request without Host.
+    await raw({ method: 'GET', url: '/api/ps' }, 400, 'GET /api/ps HTTP/1.1\r\nConnection: close\r\n\r\n');
+    // 408: a request head not finished within HEADERS_TIMEOUT_SECONDS.
+    const slow = await openSocket(port);
+    const received = readUntilClosed(slow);
+    slow.write('GET /api/v1/books HTTP/1.1\r\nHost: local');
+    const [timedOut] = parseResponses(await received);
+    assert.ok(timedOut !== undefined, 'a 408 answer');
+    const item: Case = { request: { method: 'GET', url: '/api/v1/books' }, status: 408 };
+    assertDocumented(api, item, { statusCode: timedOut.status, headers: timedOut.headers, body: timedOut.body });
   });
 });

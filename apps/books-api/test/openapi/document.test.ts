@@ -3,12 +3,25 @@ import { test } from 'node:test';
 import { defaultConfig } from '../../src/config.js';
 import { buildTestApp, json } from '../helper.js';
 
+type Response = { description: string; headers?: Record<string, { $ref?: string }>; content?: unknown };
 type Operation = {
   operationId?: string;
   security?: Record<string, string[]>[];
   requestBody?: { content: Record<string, { schema: { $ref?: string } }> };
-  responses: Record<string, { description: string; headers?: Record<string, { $ref?: string }>; content?: unknown }>;
+  responses: Record<string, Response | { $ref: string }>;
 };
+type Document = {
+  paths: Record<string, Record<string, Operation>>;
+  components: { headers: Record<string, unknown>; responses: Record<string, Response> };
+};
+
+/** A response, or the shared response (components.responses) it references. */
+function resolved(document: Document, response: Response | { $ref: string }): Response {
+  if (!('$ref' in response)) return response;
+  const shared = document.components.responses[response.$ref.replace('#/components/responses/', '')];
+  assert.ok(shared, `${response.$ref} exists`);
+  return shared;
+}
 
 const METHODS = ['get', 'post', 'patch', 'delete', 'head', 'options'];
 
@@ -58,7 +71,7 @@ test('security is declared per operation: none for public ones, the bearer schem
 
 test('responses declare the headers the server sends and describe every success', async (t) => {
   const app = await buildTestApp(t);
-  const document = json(await app.inject({ url: '/openapi.json' }));
+  const document = json<Document>(await app.inject({ url: '/openapi.json' }));
   const expectedByStatus: Record<string, string> = {
     '307': 'Location',
     '401': 'WWW-Authenticate',
@@ -66,7 +79,8 @@ test('responses declare the headers the server sends and describe every success'
     '429': 'Retry-After',
   };
   for (const [where, operation] of operationsOf(document)) {
-    for (const [status, response] of Object.entries(operation.responses)) {
+    for (const [status, reference] of Object.entries(operation.responses)) {
+      const response = resolved(document, reference);
       const headers = response.headers ?? {};
       assert.equal(headers['X-Request-ID']?.$ref, '#/components/headers/X-Request-ID', `${where} ${status}`);
       const expected = expectedByStatus[status];
@@ -77,6 +91,28 @@ test('responses declare the headers the server sends and describe every success'
   }
   for (const name of ['X-Request-ID', 'Allow', 'Location', 'Retry-After', 'WWW-Authenticate']) {
     assert.ok(document.components.headers[name], name);
+  }
+});
+
+test('every operation references the answers written before routing: 400, 408, 417, 431, and 414 with a path parameter', async (t) => {
+  const app = await buildTestApp(t);
+  const document = json<Document>(await app.inject({ url: '/openapi.json' }));
+  for (const [where, operation] of operationsOf(document)) {
+    const expected = ['400', '408', '417', '431', ...(where.includes('{') ? ['414'] : [])];
+    for (const status of expected) {
+      const response = operation.responses[status];
+      assert.ok(response, `${where} documents ${status}`);
+      // A 400 the route gives itself (X-Force-Error, a broken form) keeps its own entry, naming both causes.
+      if (status === '400' && !('$ref' in response)) assert.match(response.description, /before routing/, where);
+      else assert.ok('$ref' in response, `${where} ${status} is the shared response`);
+    }
+    if (!where.includes('{')) assert.equal(operation.responses['414'], undefined, `${where}: no 414`);
+  }
+  for (const response of Object.values(document.components.responses)) {
+    assert.equal(response.headers?.['X-Request-ID']?.$ref, '#/components/headers/X-Request-ID');
+    assert.deepEqual(response.content, {
+      'application/json': { schema: { $ref: '#/components/schemas/HTTPError' } },
+    });
   }
 });
 
