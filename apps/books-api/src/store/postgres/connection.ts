@@ -33,6 +33,9 @@ export function connect(settings: DatabaseSettings): Sql {
       application_name: 'books-api',
       statement_timeout: settings.statementTimeoutMs,
       plan_cache_mode: 'force_generic_plan',
+      // The text form of times the store reads (isoTimestamp in postgres-book-store.ts), whatever
+      // the server's or the role's default.
+      DateStyle: 'ISO, MDY',
     },
   });
 }

@@ -45,7 +45,28 @@ interface BookRow {
   title: string;
   author: string;
   year: number;
-  created_at: Date;
+  /**
+   * Every read selects `(created_at at time zone 'UTC')::text`, PostgreSQL's text of the UTC time
+   * (`2026-11-23 17:55:52.883`), rather than the timestamptz, which the driver would parse into a
+   * Date for toISOString() to format again: about a microsecond a row in node, the process that
+   * also serves the HTTP requests. isoTimestamp() makes the API's form of it.
+   */
+  created_at: string;
+}
+
+/**
+ * `2026-11-23T17:55:52.883Z` from PostgreSQL's `2026-11-23 17:55:52.883` (DateStyle ISO, set for
+ * every session in connection.ts), which leaves out a zero fraction and trailing zeros. Stored
+ * times have whole milliseconds; finer digits (a row written by other means) are cut, as a Date
+ * would cut them.
+ */
+export function isoTimestamp(text: string): string {
+  if (text.length < 19 || text.charCodeAt(10) !== 32 /* space */ || text.charCodeAt(4) !== 45 /* - */) {
+    // Years outside 1000-9999 or BC: not written by this service, but answered correctly.
+    return new Date(`${text}Z`).toISOString();
+  }
+  const fraction = text.length > 20 ? text.slice(20, 23).padEnd(3, '0') : '000';
+  return `${text.slice(0, 10)}T${text.slice(11, 19)}.${fraction}Z`;
 }
 
 /** PostgreSQL text cannot hold U+0000: refuse it by name instead of failing inside the driver. */
@@ -63,8 +84,42 @@ function asStored(text: string): string {
   return unicode.isWellFormed() ? text : unicode.toWellFormed();
 }
 
-function toBook(row: BookRow): Book {
-  return { id: row.id, title: row.title, author: row.author, year: row.year, created_at: row.created_at.toISOString() };
+/** How many books RecentBooks keeps: a few pages' worth for each of many clients, about 2 MB. */
+const RECENT_BOOKS = 4_096;
+
+/**
+ * The Book objects last answered, by id, so that a book read again unchanged is answered with the
+ * same object. The response's JSON is cached per Book object (serialization/book-json.ts): without
+ * this, every read of a page built 20 new objects and serialised and encoded each, about a tenth of
+ * the list route's CPU. An object is reused only when every field of the row just read equals
+ * it, so an answer is never older than its row; the oldest entries go first.
+ */
+class RecentBooks {
+  private readonly byId = new Map<string, { createdAt: string; book: Book }>();
+
+  book(row: BookRow): Book {
+    const known = this.byId.get(row.id);
+    if (
+      known !== undefined &&
+      known.createdAt === row.created_at &&
+      known.book.title === row.title &&
+      known.book.author === row.author &&
+      known.book.year === row.year
+    ) {
+      return known.book;
+    }
+    const book = {
+      id: row.id,
+      title: row.title,
+      author: row.author,
+      year: row.year,
+      created_at: isoTimestamp(row.created_at),
+    };
+    if (known !== undefined) this.byId.delete(row.id);
+    else if (this.byId.size >= RECENT_BOOKS) this.byId.delete(this.byId.keys().next().value as string);
+    this.byId.set(row.id, { createdAt: row.created_at, book });
+    return book;
+  }
 }
 
 /** `%needle%` for LIKE, with LIKE's own wildcards and its escape character taken literally. */
@@ -97,6 +152,8 @@ export class PostgresBookStore implements BookStore {
   private ready = false;
   private readonly now: () => Date;
   private readonly newId: () => string;
+  private readonly recent = new RecentBooks();
+  private readonly toBook = (row: BookRow): Book => this.recent.book(row);
 
   constructor(
     private readonly sql: Sql,
@@ -117,7 +174,7 @@ export class PostgresBookStore implements BookStore {
 
   async list(skip: number, limit: number): Promise<Slice> {
     return this.run(async (sql) =>
-      pageOf(skip < WALK_SKIP_BELOW ? await nearPage(sql, skip, limit) : await farPage(sql, skip, limit)),
+      pageOf(skip < WALK_SKIP_BELOW ? await nearPage(sql, skip, limit) : await farPage(sql, skip, limit), this.toBook),
     );
   }
 
@@ -142,17 +199,19 @@ export class PostgresBookStore implements BookStore {
         // "seq + 0" keeps the planner from walking the primary key in order for a rare match.
         const order = total <= SORT_MATCHES_UP_TO ? sql`seq + 0` : sql`seq`;
         const rows = await tx<BookRow[]>`
-          select id, title, author, year, created_at from books where ${matches}
+          select id, title, author, year, (created_at at time zone 'UTC')::text as created_at from books where ${matches}
           order by ${order} offset ${skip}::int8 limit ${limit}`;
-        return { items: rows.map(toBook), total };
+        return { items: rows.map(this.toBook), total };
       });
     });
   }
 
   async get(id: string): Promise<Book | undefined> {
     return this.run(async (sql) => {
-      const [row] = await sql<BookRow[]>`select id, title, author, year, created_at from books where id = ${id}`;
-      return row && toBook(row);
+      const [row] = await sql<
+        BookRow[]
+      >`select id, title, author, year, (created_at at time zone 'UTC')::text as created_at from books where id = ${id}`;
+      return row && this.toBook(row);
     });
   }
 
@@ -185,8 +244,8 @@ export class PostgresBookStore implements BookStore {
           author_key = coalesce(${author === null ? null : searchFold(author)}::text, author_key),
           year = coalesce(${changes.year ?? null}::int, year)
         where id = ${id}
-        returning id, title, author, year, created_at`;
-      return row && toBook(row);
+        returning id, title, author, year, (created_at at time zone 'UTC')::text as created_at`;
+      return row && this.toBook(row);
     });
   }
 
@@ -303,7 +362,7 @@ function nearPage(sql: Sql, skip: number, limit: number) {
     select total.total, page.id, page.title, page.author, page.year, page.created_at
     from (select coalesce(sum(live::int4), 0)::int4 as total from book_block_counts) total
     left join lateral (
-      select seq, id, title, author, year, created_at from books order by seq offset ${skip}::int8 limit ${limit}
+      select seq, id, title, author, year, (created_at at time zone 'UTC')::text as created_at from books order by seq offset ${skip}::int8 limit ${limit}
     ) page on true
     order by page.seq`;
 }
@@ -341,7 +400,7 @@ function farPage(sql: Sql, skip: number, limit: number) {
     left join lateral (
       select b.seq, b.id, b.title, b.author, b.year, b.created_at
       from start_block, lateral (
-        select seq, id, title, author, year, created_at from books
+        select seq, id, title, author, year, (created_at at time zone 'UTC')::text as created_at from books
         where seq >= start_block.block << ${BLOCK_BITS}
         order by seq offset start_block.offset_in_block limit ${limit}
       ) b
@@ -351,7 +410,7 @@ function farPage(sql: Sql, skip: number, limit: number) {
 
 type PageRow = Partial<BookRow> & { total: number };
 
-function pageOf(rows: readonly PageRow[]): Slice {
+function pageOf(rows: readonly PageRow[], toBook: (row: BookRow) => Book): Slice {
   const items: Book[] = [];
   for (const row of rows) {
     if (row.id === undefined || row.id === null) continue;
