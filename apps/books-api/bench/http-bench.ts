@@ -15,6 +15,7 @@ import { buildIfNeeded } from './lib/build.js';
 import { APP_DIR, LOADGEN_CPU, RESULTS_DIR, SERVER_CPU } from './lib/layout.js';
 import { capture, send, type CapturedResponse } from './lib/capture.js';
 import { runComparison } from './lib/compare.js';
+import { runSustained, type SustainedMix } from './lib/sustained.js';
 import { runLoad, type LoadResult } from './lib/load.js';
 import {
   freePort,
@@ -37,7 +38,7 @@ const HELP = `Usage: npm run bench -- [options]
   --connections <n>   concurrent connections (default 50)
   --rounds <n>        rounds; figures are medians over rounds (default 3)
   --routes <a,b,..>   subset of: list,get,search,status,ps,patch,create (default all)
-  --warmup <s>        seconds of warm-up per route and side each round (default 1)
+  --warmup <s>        seconds of warm-up per route and side each round (default 1; 3 with --sustained)
   --prefill <n>       books created over HTTP before each round (default 200)
   --log-file <path>   where the service's request log goes (default /dev/null)
   --json <path>       where to write the results (default bench/results/bench-<time>.json)
@@ -47,7 +48,15 @@ const HELP = `Usage: npm run bench -- [options]
   --cpu-prof          also write a V8 CPU profile of the service per round to bench/results/profiles/
   --compare <git-ref> instead of the baseline, measure this checkout against the build of another revision:
                       both pinned to the same core at the same time, each loaded by its own load generator,
-                      ratios normalised by each server's CPU time (so they hold on a busy machine)`;
+                      ratios normalised by each server's CPU time (so they hold on a busy machine)
+  --sustained         instead of the baseline, keep one service process under load for --minutes and measure it
+                      against a freshly started one every --interval s, both on the same core at the same time
+                      (the --compare method): the long-lived/fresh ratio per window shows whether a process slows
+                      down under sustained load. --duration and --warmup apply per route and window
+  --minutes <n>       with --sustained: how long the long-lived process is kept under load (default 10)
+  --interval <s>      with --sustained: seconds between measurement windows (default 60)
+  --mix <m>           with --sustained: read (list and get, default) or create (list, get and create: the store
+                      grows all along, as under real writes)`;
 
 interface Options {
   duration: number;
@@ -61,6 +70,10 @@ interface Options {
   skipBuild: boolean;
   cpuProf: boolean;
   compare: string | undefined;
+  sustained: boolean;
+  minutes: number;
+  interval: number;
+  mix: SustainedMix;
   store: 'memory' | 'postgres';
 }
 
@@ -86,6 +99,10 @@ function parseOptions(): Options {
       'cpu-prof': { type: 'boolean' },
       compare: { type: 'string' },
       store: { type: 'string' },
+      sustained: { type: 'boolean' },
+      minutes: { type: 'string' },
+      interval: { type: 'string' },
+      mix: { type: 'string' },
       help: { type: 'boolean' },
     },
   });
@@ -98,7 +115,8 @@ function parseOptions(): Options {
     duration: positiveInt('duration', values.duration, 5, 120),
     connections: positiveInt('connections', values.connections, 50, 1000),
     rounds: positiveInt('rounds', values.rounds, 3, 20),
-    warmup: positiveInt('warmup', values.warmup, 1, 60),
+    // A window's fresh process starts JIT-cold: it needs longer than a round's warm-up.
+    warmup: positiveInt('warmup', values.warmup, values.sustained ? 3 : 1, 60),
     prefill: positiveInt('prefill', values.prefill, 200, 10_000),
     routes: selectRoutes(
       values.routes
@@ -112,7 +130,20 @@ function parseOptions(): Options {
     cpuProf: values['cpu-prof'] ?? false,
     compare: values.compare,
     store: values.store === 'postgres' ? 'postgres' : 'memory',
+    sustained: values.sustained ?? false,
+    minutes: positiveInt('minutes', values.minutes, 10, 240),
+    interval: positiveInt('interval', values.interval, 60, 3600),
+    mix: values.mix === 'create' ? 'create' : 'read',
   };
+  if (values.mix !== undefined && values.mix !== 'read' && values.mix !== 'create') {
+    throw new Error(`--mix must be read or create, got ${values.mix}`);
+  }
+  if (options.sustained && (options.compare !== undefined || options.store !== 'memory')) {
+    throw new Error('--sustained measures the in-memory build of this checkout; leave out --compare and --store');
+  }
+  if (options.sustained && (options.interval < 2 * options.duration + 10 || options.minutes < 1)) {
+    throw new Error('--sustained needs --minutes of at least 1 and an --interval longer than its windows');
+  }
   if (values.store !== undefined && values.store !== 'memory' && values.store !== 'postgres') {
     throw new Error(`--store must be memory or postgres, got ${values.store}`);
   }
@@ -268,8 +299,9 @@ async function main(): Promise<void> {
   mkdirSync(dirname(options.json), { recursive: true });
 
   // The whole run is bounded: a stuck server or client cannot keep it going.
-  const plannedSeconds =
-    options.rounds * options.routes.length * 2 * (options.duration + options.warmup + 1) + options.rounds * 30;
+  const plannedSeconds = options.sustained
+    ? options.minutes * 60 + options.interval + 120
+    : options.rounds * options.routes.length * 2 * (options.duration + options.warmup + 1) + options.rounds * 30;
   const watchdog = setTimeout(
     () => {
       console.error(`benchmark exceeded ${2 * plannedSeconds} s: aborting`);
@@ -282,6 +314,10 @@ async function main(): Promise<void> {
   if (!options.skipBuild) buildIfNeeded(APP_DIR);
   const pinned = pinningAvailable();
   if (pinned) pinProcess(process.pid, LOADGEN_CPU);
+  if (options.sustained) {
+    await runSustained({ ...options, pinned });
+    return;
+  }
   if (options.compare !== undefined) {
     await runComparison({ ...options, ref: options.compare, pinned });
     return;

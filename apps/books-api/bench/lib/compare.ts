@@ -8,11 +8,9 @@
 // medians over rounds. `--compare HEAD` against an unchanged tree is the A/A control: it
 // should read 1.00 within the run's noise.
 
-import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { APP_DIR, LOADGEN_CPU, SERVER_CPU } from './layout.js';
-import type { LoadResult } from './load.js';
+import { loadInChild, type ChildLoadResult } from './load-child.js';
 import { stopProcess } from './processes.js';
 import { prepareReference } from './reference-build.js';
 import { renderTable } from './report.js';
@@ -35,48 +33,29 @@ export interface ComparisonOptions {
 
 type Side = 'candidate' | 'reference';
 
-interface SideResult extends LoadResult {
-  /** Requests per second of server CPU time: the cost of a request, whatever the CPU share. */
-  perCpuSecond: number | undefined;
-}
+type SideResult = ChildLoadResult;
 
 type RoundResults = Record<string, Record<Side, SideResult>>;
 
-/** Runs runLoad in a child process pinned to the load generator's core. */
-function loadInChild(
+function loadSide(
   port: number,
   pid: number | undefined,
   route: BenchRoute,
   options: ComparisonOptions,
   warmup: boolean,
-) {
-  const args = JSON.stringify({
-    port,
-    request: route.request,
-    connections: options.connections,
-    duration: warmup ? options.warmup : options.duration,
-    serverPid: pid,
-    // A bounded warm-up for create, so the stores do not grow by a whole run's worth of books.
-    ...(route.name === 'create' && warmup ? { amount: 2000 } : {}),
-  });
-  const worker = join(APP_DIR, 'bench', 'lib', 'load-worker.ts');
-  const command = options.pinned ? 'taskset' : process.execPath;
-  const argv = options.pinned
-    ? ['-c', String(LOADGEN_CPU), process.execPath, '--import', 'tsx', worker, args]
-    : ['--import', 'tsx', worker, args];
-  return new Promise<SideResult>((resolve, reject) => {
-    const child = spawn(command, argv, { cwd: APP_DIR, stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
-    child.once('error', reject);
-    child.once('exit', (code) => {
-      const last = out.trim().split('\n').at(-1);
-      if (code !== 0 || !last) return reject(new Error(`load generator exited with ${code}`));
-      const result = JSON.parse(last) as LoadResult;
-      const perCpuSecond = result.serverCpu ? result.rps / result.serverCpu : undefined;
-      resolve({ ...result, perCpuSecond });
-    });
-  });
+): Promise<SideResult> {
+  return loadInChild(
+    {
+      port,
+      request: route.request,
+      connections: options.connections,
+      duration: warmup ? options.warmup : options.duration,
+      serverPid: pid,
+      // A bounded warm-up for create, so the stores do not grow by a whole run's worth of books.
+      ...(route.name === 'create' && warmup ? { amount: 2000 } : {}),
+    },
+    options.pinned,
+  );
 }
 
 async function runRound(round: number, referenceDir: string, options: ComparisonOptions): Promise<RoundResults> {
@@ -94,7 +73,7 @@ async function runRound(round: number, referenceDir: string, options: Comparison
     for (const route of options.routes) {
       const both = async (warmup: boolean) => {
         const [first, second] = await Promise.all(
-          order.map((side) => loadInChild(servers[side].port, servers[side].child.pid, route, options, warmup)),
+          order.map((side) => loadSide(servers[side].port, servers[side].child.pid, route, options, warmup)),
         );
         return { [order[0] as Side]: first, [order[1] as Side]: second } as Record<Side, SideResult>;
       };

@@ -25,6 +25,11 @@ export interface LoadOptions {
    * exactly these, once each, and `duration` and `amount` are ignored.
    */
   paths?: readonly string[];
+  /**
+   * Requests each connection sends in turn, over and over, instead of `request` alone (the
+   * sustained bench's background mix). `request` still names the first one.
+   */
+  mix?: readonly LoadRequest[];
   /** Server pid, to report how much CPU it used. */
   serverPid?: number;
 }
@@ -75,6 +80,11 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   const started = process.hrtime.bigint();
 
   const paths = options.paths ? [...options.paths] : undefined;
+  const mix = options.mix?.map((r) => ({
+    method: r.method,
+    path: r.path,
+    ...(r.body !== undefined ? { body: r.body, headers: { 'content-type': 'application/json', ...r.headers } } : {}),
+  }));
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
     const instance = autocannon(
       {
@@ -89,9 +99,11 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
               amount: paths.length,
               requests: [{ setupRequest: (req: autocannon.Request) => ({ ...req, path: paths.shift() ?? '/' }) }],
             }
-          : options.amount
-            ? { amount: options.amount }
-            : { duration: options.duration }),
+          : mix
+            ? { requests: mix, duration: options.duration }
+            : options.amount
+              ? { amount: options.amount }
+              : { duration: options.duration }),
         timeout: 10,
         ...(request.method === 'HEAD' ? { setupClient: expectNoBody } : {}),
       },

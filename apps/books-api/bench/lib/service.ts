@@ -8,6 +8,7 @@ import { send } from './capture.js';
 import { syntheticBooks } from './book-generator.js';
 import { RESULTS_DIR } from './layout.js';
 import { freePort, startProcess, waitUntilReady } from './processes.js';
+import { PROBE_PRELOAD } from './runtime-probe.js';
 
 export interface ServiceOptions {
   /** The apps/books-api folder whose dist/server.js runs. */
@@ -19,6 +20,11 @@ export interface ServiceOptions {
   cpuProf: boolean;
   /** DATABASE_URL for the PostgreSQL store; unset runs the default in-memory store. */
   databaseUrl?: string;
+  /**
+   * Load bench/lib/runtime-probe's preload and open an IPC channel, so the harness can ask the
+   * process for its event-loop utilisation, memory and GC time (see runtime-probe.ts).
+   */
+  runtimeProbe?: boolean;
 }
 
 export interface RunningService {
@@ -43,11 +49,12 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   const profile = options.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${join(RESULTS_DIR, 'profiles')}`] : [];
   const child = startProcess({
     command: process.execPath,
-    args: [...profile, 'dist/server.js'],
+    args: [...profile, ...(options.runtimeProbe ? [`--import=${PROBE_PRELOAD}`] : []), 'dist/server.js'],
     cwd: options.appDir,
     env: serviceEnv(port, options.databaseUrl),
     cpu: options.cpu,
     stdio: ['ignore', log, 'inherit'],
+    ipc: options.runtimeProbe ?? false,
   });
   closeSync(log);
   await waitUntilReady(child, port, '/api/ps', 30_000);
