@@ -341,16 +341,6 @@ export interface components {
                 "application/json": components["schemas"]["HTTPError"];
             };
         };
-        /** @description A path parameter longer than the router accepts, answered before routing. */
-        URITooLong: {
-            headers: {
-                "X-Request-ID": components["headers"]["X-Request-ID"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["HTTPError"];
-            };
-        };
         /** @description An `Expect` header other than `100-continue`; the connection is closed. */
         ExpectationFailed: {
             headers: {
@@ -1278,7 +1268,6 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPError"];
                 };
             };
-            414: components["responses"]["URITooLong"];
             417: components["responses"]["ExpectationFailed"];
             /** @description Validation Error */
             422: {
@@ -1412,7 +1401,6 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPError"];
                 };
             };
-            414: components["responses"]["URITooLong"];
             417: components["responses"]["ExpectationFailed"];
             /** @description Validation Error */
             422: {
@@ -1560,7 +1548,6 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPError"];
                 };
             };
-            414: components["responses"]["URITooLong"];
             /** @description Unsupported media type */
             415: {
                 headers: {

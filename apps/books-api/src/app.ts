@@ -59,6 +59,9 @@ interface InstanceParts {
   completion: RequestCompletion;
 }
 
+/** Longer than any request line Node accepts (its 16 KiB header limit), so the router never refuses a parameter. */
+const MAX_PATH_PARAMETER_LENGTH = 64 * 1024;
+
 /** Bodies over this size are refused with 413 before anything is parsed or stored. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -79,6 +82,10 @@ export function serverOptions(
     requestIdHeader: false,
     // FastAPI's API routes answer no HEAD they do not declare; plugins/app/head-routes.ts says which routes do.
     exposeHeadRoutes: false,
+    // Any path parameter reaches validation, as in FastAPI: a 300-character book id is a 422
+    // uuid_parsing, not the router's own 414. Node's header size limit (a 431) bounds the URL
+    // well below this, and no route has a regular-expression parameter for the limit to protect.
+    routerOptions: { maxParamLength: MAX_PATH_PARAMETER_LENGTH },
     bodyLimit: BODY_LIMIT_BYTES,
     // While the server drains, requests on connections still open are answered (Fastify adds
     // Connection: close, so each connection ends after its answer) instead of a bare 503.

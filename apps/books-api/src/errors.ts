@@ -48,7 +48,6 @@ export const ERROR_CATALOGUE = {
     status: 413,
     detail: 'Request body is too large: <the limit is N bytes, or the form limit it broke>',
   },
-  BOOKS_ERR_URL_PARAMETER_TOO_LONG: { status: 414, detail: 'Invalid URL' },
   BOOKS_ERR_UNSUPPORTED_MEDIA_TYPE: {
     status: 415,
     detail: "Unsupported media type '<type>': this endpoint accepts <types>",
@@ -168,8 +167,7 @@ export const requestTimeout = () => fixed('BOOKS_ERR_REQUEST_TIMEOUT');
 export const expectationFailed = () => fixed('BOOKS_ERR_EXPECTATION_FAILED');
 export const headersTooLarge = () => fixed('BOOKS_ERR_HEADERS_TOO_LARGE');
 export const connectNotSupported = () => fixed('BOOKS_ERR_CONNECT_NOT_SUPPORTED');
-// 413, 414, 415
-export const urlParameterTooLong = () => fixed('BOOKS_ERR_URL_PARAMETER_TOO_LONG');
+// 413, 415
 /** 413; `reason` names the limit a multipart form broke, otherwise the total size limit is given. */
 export const payloadTooLarge = (limitBytes: number, reason = `the limit is ${limitBytes} bytes`) =>
   new HttpError('BOOKS_ERR_BODY_TOO_LARGE', 413, `Request body is too large: ${reason}`, CLOSE_AFTER_ANSWER);

@@ -14,7 +14,7 @@ const headerRef = (name: HeaderName) => ({ $ref: `#/components/headers/${name}` 
  * Finishes the document @fastify/swagger generated from the routes, with what route schemas
  * cannot say: the response headers every answer carries (X-Request-ID, Allow on 405,
  * Location on 307, Retry-After on 429, WWW-Authenticate on 401) as shared components; the
- * answers written before routing (400, 408, 414, 417, 431) as shared responses on every operation;
+ * answers written before routing (400, 408, 417, 431) as shared responses on every operation;
  * `security: []` on operations that need no token; no body on HEAD answers and redirects;
  * request bodies as references to the shared models they are (BookCreate, BookUpdate).
  */

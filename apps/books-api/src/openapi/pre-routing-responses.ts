@@ -29,10 +29,6 @@ const PRE_ROUTING = {
         'REQUEST_TIMEOUT_SECONDS for the whole request); the connection is closed.',
     ),
   },
-  '414': {
-    name: 'URITooLong',
-    response: response('A path parameter longer than the router accepts, answered before routing.'),
-  },
   '417': {
     name: 'ExpectationFailed',
     response: response('An `Expect` header other than `100-continue`; the connection is closed.'),
@@ -53,11 +49,10 @@ export function preRoutingComponents(): JsonObject {
 /**
  * References the pre-routing answers from an operation of `path`. A status the route documents
  * already (400 for X-Force-Error or a broken form) keeps its own response, whose description then
- * names the pre-routing causes too. 414 only concerns paths with a parameter.
+ * names the pre-routing causes too.
  */
 export function addPreRoutingResponses(path: string, responses: JsonObject): void {
   for (const [status, { name, response }] of Object.entries(PRE_ROUTING)) {
-    if (status === '414' && !path.includes('{')) continue;
     const own = responses[status] as { description?: unknown } | undefined;
     if (own === undefined) responses[status] = { $ref: `#/components/responses/${name}` };
     else own.description = `${String(own.description).replace(/\.?$/, '.')} Also: ${response.description}`;

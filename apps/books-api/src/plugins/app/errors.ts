@@ -14,7 +14,6 @@ import {
   RequestValidationError,
   unstorableText,
   unsupportedMediaType,
-  urlParameterTooLong,
 } from '../../errors.js';
 
 /**
@@ -54,7 +53,7 @@ export function toHttpError(error: unknown, request: FastifyRequest): HttpError 
 export function beforeRoutingError(error: Partial<FastifyError>): HttpError {
   const status = error.statusCode ?? 400;
   if (status >= 500) return internalServerError();
-  return status === 414 ? urlParameterTooLong() : invalidUrl();
+  return invalidUrl();
 }
 
 export function sendError(error: HttpError | RequestValidationError, reply: FastifyReply): FastifyReply {

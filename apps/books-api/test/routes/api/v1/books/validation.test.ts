@@ -186,6 +186,12 @@ test('422 uuid_parsing: the reason is in msg and ctx.error, for GET, PATCH and D
     ['3fa85f64-5717-4562-b3fc', 'invalid group count: expected 5, found 4'],
     ['3fa85f64-5717-4562-b3fc-2c963f66afa', 'invalid group length in group 4: expected 12, found 11'],
     ['3fa85f645-717-4562-b3fc-2c963f66afa6', 'invalid group length in group 0: expected 8, found 9'],
+    // However long, an id is validated like any other, as FastAPI does (no 414 from the router).
+    ['a'.repeat(300), 'invalid length: expected length 32 for simple format, found 300'],
+    [
+      'x'.repeat(12_000),
+      'invalid character: expected an optional prefix of `urn:uuid:` followed by [0-9a-fA-F-], found `x` at 1',
+    ],
   ];
   for (const [id, reason] of cases) {
     for (const method of ['GET', 'DELETE'] as const) {
