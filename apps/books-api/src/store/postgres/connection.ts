@@ -39,3 +39,34 @@ export function connect(settings: DatabaseSettings): Sql {
     },
   });
 }
+
+/** Connections set apart for the short reads when the pool may have this many or more. */
+const READER_MIN_POOL = 4;
+/** How many: two, so that reads use both cores of a small database server. */
+const READERS = 2;
+
+export interface Pools {
+  /** Writes, searches, the login throttle, migrations: DATABASE_POOL_SIZE less the readers. */
+  main: Sql;
+  /** Pools of one connection each, for get, list and count (see PostgresBookStore). */
+  readers: Sql[];
+}
+
+/**
+ * The main pool and, within DATABASE_POOL_SIZE, two pools of one connection each for the short
+ * reads. Why: under many concurrent requests the driver (postgres 3.4.9) sends a query that finds
+ * no idle connection down a busy one (pipelining, which saves a round trip), and its queue of
+ * busy connections then grows by a hole for every such query and is searched from the start on
+ * every move, so that with 50 concurrent gets on a pool of 10 a quarter of node's CPU went into
+ * that search (queue.js `remove` in a CPU profile). A pool of one connection never leaves such a
+ * hole. Reads take well under a millisecond, so a read queued behind another on one connection
+ * waits little; writes (which wait for the WAL flush) and searches (up to hundreds of
+ * milliseconds) stay on the main pool, where nothing short waits behind them.
+ */
+export function connectPools(settings: DatabaseSettings): Pools {
+  if (settings.poolSize < READER_MIN_POOL) return { main: connect(settings), readers: [] };
+  return {
+    main: connect({ ...settings, poolSize: settings.poolSize - READERS }),
+    readers: Array.from({ length: READERS }, () => connect({ ...settings, poolSize: 1 })),
+  };
+}

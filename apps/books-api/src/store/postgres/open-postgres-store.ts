@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Sql } from 'postgres';
-import { connect, type DatabaseSettings } from './connection.js';
+import { connectPools, type DatabaseSettings } from './connection.js';
 import { isUnavailable } from './database-errors.js';
 import { PostgresBookStore, type PostgresBookStoreOptions } from './postgres-book-store.js';
 import { prepareDatabase } from './prepare-database.js';
@@ -12,7 +12,7 @@ const LAST_RETRY_MS = 5_000;
 
 export interface OpenedPostgresStore {
   store: PostgresBookStore;
-  /** The pool, for other services that keep shared state in the same database (the login throttle). */
+  /** The main pool, for other services that keep shared state in the same database (the login throttle). */
   sql: Sql;
   /** Resolves once the migrations are applied, the search keys folded by this version, and the store answers. */
   ready: Promise<void>;
@@ -31,8 +31,8 @@ export function openPostgresStore(
   log: FastifyBaseLogger,
   storeOptions: PostgresBookStoreOptions = {},
 ): OpenedPostgresStore {
-  const sql = connect(settings);
-  const store = new PostgresBookStore(sql, storeOptions);
+  const { main: sql, readers } = connectPools(settings);
+  const store = new PostgresBookStore(sql, { readers, ...storeOptions });
   let closed = false;
   let wake: (() => void) | undefined;
 
@@ -67,7 +67,7 @@ export function openPostgresStore(
     async close() {
       closed = true;
       wake?.();
-      await sql.end({ timeout: 5 });
+      await Promise.all([sql, ...readers].map((pool) => pool.end({ timeout: 5 })));
     },
   };
 }

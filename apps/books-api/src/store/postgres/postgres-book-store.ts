@@ -130,6 +130,11 @@ function containsPattern(needle: string): string {
 export interface PostgresBookStoreOptions {
   now?: () => Date;
   newId?: () => string;
+  /**
+   * Pools for the short reads (get, a page, the count), used in turn; default: the main pool.
+   * See connectPools() in connection.ts for why.
+   */
+  readers?: readonly Sql[];
 }
 
 /**
@@ -154,6 +159,8 @@ export class PostgresBookStore implements BookStore {
   private readonly newId: () => string;
   private readonly recent = new RecentBooks();
   private readonly toBook = (row: BookRow): Book => this.recent.book(row);
+  private readonly readers: readonly Sql[];
+  private nextReader = 0;
 
   constructor(
     private readonly sql: Sql,
@@ -161,6 +168,7 @@ export class PostgresBookStore implements BookStore {
   ) {
     this.now = options.now ?? (() => new Date());
     this.newId = options.newId ?? randomUUID;
+    this.readers = options.readers?.length ? options.readers : [sql];
   }
 
   markReady(): void {
@@ -173,7 +181,7 @@ export class PostgresBookStore implements BookStore {
   }
 
   async list(skip: number, limit: number): Promise<Slice> {
-    return this.run(async (sql) =>
+    return this.read(async (sql) =>
       pageOf(skip < WALK_SKIP_BELOW ? await nearPage(sql, skip, limit) : await farPage(sql, skip, limit), this.toBook),
     );
   }
@@ -207,7 +215,7 @@ export class PostgresBookStore implements BookStore {
   }
 
   async get(id: string): Promise<Book | undefined> {
-    return this.run(async (sql) => {
+    return this.read(async (sql) => {
       const [row] = await sql<
         BookRow[]
       >`select id, title, author, year, (created_at at time zone 'UTC')::text as created_at from books where id = ${id}`;
@@ -265,7 +273,7 @@ export class PostgresBookStore implements BookStore {
   }
 
   async count(): Promise<number> {
-    return this.run(async (sql) => {
+    return this.read(async (sql) => {
       const [row] = await sql<{ total: number }[]>`select coalesce(sum(live), 0)::int as total from book_block_counts`;
       return row?.total ?? 0;
     });
@@ -334,6 +342,17 @@ export class PostgresBookStore implements BookStore {
   private async run<T>(work: (sql: Sql) => Promise<T>): Promise<T> {
     if (!this.ready) throw new StoreUnavailableError();
     return unlessUnavailable(() => work(this.sql));
+  }
+
+  /**
+   * A short read on the next reader pool. Each statement takes its own snapshot, so a read sees
+   * every write that returned before it started, whichever pool wrote it.
+   */
+  private async read<T>(work: (sql: Sql) => Promise<T>): Promise<T> {
+    if (!this.ready) throw new StoreUnavailableError();
+    const sql = this.readers[this.nextReader] ?? this.sql;
+    this.nextReader = (this.nextReader + 1) % this.readers.length;
+    return unlessUnavailable(() => work(sql));
   }
 }
 
