@@ -260,14 +260,22 @@ describe('Kubernetes stand-in writes', () => {
   });
 
   it('replaces an object with PUT only at its current resourceVersion, leaving status to the subresource', async () => {
-    const current = await settledAccount();
-    const path = `${ACCOUNTS}/${current.metadata.name}`;
-    const changed = {
-      ...current,
-      spec: { forProvider: { ...current.spec.forProvider, accessTier: 'Cool' } },
+    const { metadata } = await settledAccount();
+    const path = `${ACCOUNTS}/${metadata.name}`;
+    const changedFrom = (account: Account) => ({
+      ...account,
+      spec: { forProvider: { ...account.spec.forProvider, accessTier: 'Cool' } },
       status: { atProvider: { forged: true } },
-    };
-    const replaced = await call(cluster.standIn, 'PUT', path, { body: changed });
+    });
+    // The stand-in's reconciler may still write the object just after Ready (on a busy machine
+    // it does so later), so the PUT is made from a fresh read until one lands on the current version.
+    const { current, changed, replaced } = await eventually(async () => {
+      const latest = await readAccount(metadata.name);
+      const body = changedFrom(latest);
+      const response = await call(cluster.standIn, 'PUT', path, { body });
+      if (response.status === 409) return undefined;
+      return { current: latest, changed: body, replaced: response };
+    }, `a PUT of ${metadata.name} at its current resourceVersion`);
     expect(replaced.status).toBe(200);
     expect(replaced.json<Account>().spec.forProvider['accessTier']).toBe('Cool');
     expect(JSON.stringify(replaced.json<Account>().status ?? {})).not.toContain('forged');
