@@ -4,11 +4,12 @@
 // or with `--mix create` list, get and create, so its store grows as a real one would). At
 // every interval (minute 0, 1, 2 ...) the background load stops for a short measurement
 // window: a fresh process of the same build is started and prefilled like the long-lived one
-// was, both are warmed up, and then both are measured at the same time on the same core, each
-// loaded by its own load generator, exactly as `--compare` does. The figure is the ratio of
-// requests per CPU-second, long-lived / fresh, per route and window: whatever the shared
-// machine does hits both sides of a window alike. Window 0 is taken when the long-lived
-// process is itself fresh, so it is the A/A control of the run.
+// was; both are warmed up, first with the background mix, then with each route alone, so that
+// they differ in how long they have served and not in what; then both are measured at the
+// same time on the same core, each loaded by its own load generator, exactly as `--compare`
+// does. The figure is the ratio of requests per CPU-second, long-lived / fresh, per route and
+// window: whatever the shared machine does hits both sides of a window alike. Window 0 is
+// taken when the long-lived process is itself fresh, so it is the A/A control of the run.
 //
 // Beside the ratio, each window records what could explain a drift: both processes' heap and
 // RSS, the share of time in GC pauses and the event-loop utilisation during the measurement
@@ -104,6 +105,24 @@ function loadOptions(
   };
 }
 
+/** Every connection sends the mix's requests in turn: the background load of the long-lived process. */
+function mixLoadOptions(
+  server: RunningService,
+  routes: readonly BenchRoute[],
+  seconds: number,
+  options: SustainedOptions,
+) {
+  const mix: LoadRequest[] = routes.map((r) => r.request);
+  return {
+    port: server.port,
+    request: mix[0] as LoadRequest,
+    mix,
+    connections: options.connections,
+    duration: seconds,
+    serverPid: server.child.pid,
+  };
+}
+
 async function measureWindow(
   index: number,
   longLived: RunningService,
@@ -134,7 +153,16 @@ async function measureWindow(
           ({ [order[0] as Side]: first, [order[1] as Side]: second }) as Record<Side, ChildLoadResult>,
       );
 
-    if (options.warmup > 0) for (const route of routes) await both(route, options.warmup, true);
+    if (options.warmup > 0) {
+      // First the background mix on both, so that the fresh process's code is optimised for
+      // the same interleaving of routes as the long-lived one's (a process warmed up on one
+      // route at a time ends up with other type feedback), then each route alone.
+      const mixSeconds = options.warmup * routes.length;
+      await Promise.all(
+        order.map((side) => loadInChild(mixLoadOptions(servers[side], routes, mixSeconds, options), options.pinned)),
+      );
+      for (const route of routes) await both(route, options.warmup, true);
+    }
     const before: Record<Side, ProbeReading> = {
       longLived: await probe(longLived.child),
       fresh: await probe(fresh.child),
@@ -218,27 +246,21 @@ export async function runSustained(options: SustainedOptions): Promise<void> {
     cpuProf: options.cpuProf,
     runtimeProbe: true,
   });
+  // Say how the long-lived process ended if it ends before the run does: a window's probe
+  // would otherwise only report a closed channel.
+  const reportEarlyExit = (code: number | null, signal: NodeJS.Signals | null) =>
+    console.error(`the long-lived process exited early (code ${code}, signal ${signal})`);
+  longLived.child.once('exit', reportEarlyExit);
   const records: WindowRecord[] = [];
   try {
     await prefill(longLived.port, options.prefill);
     const startedAt = Date.now();
-    const mix: LoadRequest[] = routes.map((r) => r.request);
     for (let index = 0; index < windows; index++) {
       let background: WindowRecord['background'];
       if (index > 0) {
         const seconds = Math.max(1, Math.round((startedAt + index * options.interval * 1000 - Date.now()) / 1000));
         const before = await probe(longLived.child);
-        const result = await loadInChild(
-          {
-            port: longLived.port,
-            request: mix[0] as LoadRequest,
-            mix,
-            connections: options.connections,
-            duration: seconds,
-            serverPid: longLived.child.pid,
-          },
-          options.pinned,
-        );
+        const result = await loadInChild(mixLoadOptions(longLived, routes, seconds, options), options.pinned);
         const after = await probe(longLived.child);
         background = { seconds, rps: result.rps, serverCpu: result.serverCpu, runtime: between(before, after) };
         if (result.errors > 0 || result.non2xx > 0) {
@@ -270,6 +292,7 @@ export async function runSustained(options: SustainedOptions): Promise<void> {
       );
     }
   } finally {
+    longLived.child.off('exit', reportEarlyExit);
     await stopProcess(longLived.child);
   }
 
