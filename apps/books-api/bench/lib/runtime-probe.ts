@@ -35,10 +35,15 @@ export interface ProbeInterval {
 }
 
 // Kept free of anything that needs a loader: it runs before the server's own modules, as
-// plain JavaScript. The numbers are perf_hooks' NODE_PERFORMANCE_GC_* flags.
+// plain JavaScript. A GC entry's detail.kind is one of perf_hooks' NODE_PERFORMANCE_GC_* flags.
 const PRELOAD_SOURCE = `
-import { performance, PerformanceObserver } from 'node:perf_hooks';
-const KINDS = { 1: 'minor', 2: 'major', 4: 'incremental', 8: 'weakcb' };
+import { constants, performance, PerformanceObserver } from 'node:perf_hooks';
+const KINDS = {
+  [constants.NODE_PERFORMANCE_GC_MINOR]: 'minor',
+  [constants.NODE_PERFORMANCE_GC_MAJOR]: 'major',
+  [constants.NODE_PERFORMANCE_GC_INCREMENTAL]: 'incremental',
+  [constants.NODE_PERFORMANCE_GC_WEAKCB]: 'weakcb',
+};
 const gcMs = { minor: 0, major: 0, incremental: 0, weakcb: 0 };
 const gcCount = { minor: 0, major: 0, incremental: 0, weakcb: 0 };
 new PerformanceObserver((list) => {

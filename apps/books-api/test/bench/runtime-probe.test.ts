@@ -44,20 +44,20 @@ test('between: event-loop utilisation and GC share over the interval, by kind', 
   assert.deepEqual(interval.gcCountByKind, { minor: 10, major: 1, incremental: 3 });
 });
 
-test('the preload answers probes over IPC and does not keep the process alive', async () => {
-  const child = spawn(
-    process.execPath,
-    [
-      `--import=${PROBE_PRELOAD}`,
-      '-e',
-      'globalThis.keep = Array.from({ length: 1e5 }, (_, i) => ({ i })); setTimeout(() => {}, 300);',
-    ],
-    { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] },
-  );
+test('the preload answers probes over IPC, counts GCs by kind, and does not keep the process alive', async () => {
+  // A forced full GC, then a message once the GC observer has had its turn.
+  const script =
+    'globalThis.keep = Array.from({ length: 1e5 }, (_, i) => ({ i })); gc();' +
+    ' setTimeout(() => console.log("collected"), 100); setTimeout(() => {}, 600);';
+  const child = spawn(process.execPath, ['--expose-gc', `--import=${PROBE_PRELOAD}`, '-e', script], {
+    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+  });
+  await once(child.stdout, 'data');
   const first = await probe(child);
   assert.ok(first.heapUsed > 0 && first.rss >= first.heapUsed);
   assert.ok(first.idle + first.active > 0);
-  assert.ok('minor' in first.gcMs && 'major' in first.gcCount);
+  assert.ok((first.gcCount.major ?? 0) >= 1, `GCs by kind: ${JSON.stringify(first.gcCount)}`);
+  assert.ok((first.gcMs.major ?? 0) > 0);
   const second = await probe(child);
   assert.ok(second.at >= first.at);
   // Exits once its own work is done, although the harness's channel is still open.
