@@ -52,6 +52,7 @@ test('the preload answers probes over IPC, counts GCs by kind, and does not keep
   const child = spawn(process.execPath, ['--expose-gc', `--import=${PROBE_PRELOAD}`, '-e', script], {
     stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
   });
+  assert.ok(child.stdout);
   await once(child.stdout, 'data');
   const first = await probe(child);
   assert.ok(first.heapUsed > 0 && first.rss >= first.heapUsed);
