@@ -12,9 +12,9 @@ import type { Book } from '../store/book-store.js';
  * write (test/serialization/book-json.test.ts compares them on arbitrary text).
  *
  * Keys are object identities: a store hands out the same object until the book changes
- * (the memory store replaces the object on update), so an entry can never go stale, and a
- * store that builds new objects per read (PostgreSQL) only fills entries that are dropped
- * with their objects.
+ * (the memory store replaces the object on update; the PostgreSQL store reuses a recent
+ * object only while its row reads the same), so an entry can never go stale, and entries
+ * go with their objects.
  */
 const serializeBook = fastJson(BookResponse);
 
