@@ -9,7 +9,8 @@ export interface RequestLogFields {
   status: number;
   latencyMs: number;
   size: number;
-  client: string;
+  /** Unknown when the client's socket is already gone as the request completes: then left out, as pino leaves out undefined. */
+  client: string | undefined;
   /** The error catalogue's code (src/errors.ts) of an error answer; absent on success. */
   errorCode?: string | undefined;
 }
@@ -36,7 +37,7 @@ const number = (value: number) => (Number.isFinite(value) ? value : null);
 
 function message(fields: RequestLogFields): string {
   const { method, path, status, latencyMs, size, client, reqId } = fields;
-  return `${method} ${path} ${status} ${latencyMs}ms ${size}B ${client} id=${reqId}`;
+  return `${method} ${path} ${status} ${latencyMs}ms ${size}B ${client ?? '-'} id=${reqId}`;
 }
 
 /** The pieces, when the line pino would write can be built here byte for byte: a plain pino logger. */
@@ -93,7 +94,7 @@ export function requestLineWriter(logger: FastifyBaseLogger): RequestLineWriter 
       `${levelPrefix}${time()}${chindings()}` +
         `,"reqId":${text(fields.reqId)},"method":${text(fields.method)},"path":${text(fields.path)}` +
         `,"status":${number(fields.status)},"latencyMs":${number(fields.latencyMs)},"size":${number(fields.size)}` +
-        `,"client":${text(fields.client)}` +
+        (fields.client === undefined ? '' : `,"client":${text(fields.client)}`) +
         (fields.errorCode === undefined ? '' : `,"errorCode":${text(fields.errorCode)}`) +
         `,"msg":${text(message(fields))}${end}`,
     );
