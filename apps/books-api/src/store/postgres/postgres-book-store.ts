@@ -45,13 +45,25 @@ interface BookRow {
   title: string;
   author: string;
   year: number;
-  /**
-   * Every read selects `(created_at at time zone 'UTC')::text`, PostgreSQL's text of the UTC time
-   * (`2026-11-23 17:55:52.883`), rather than the timestamptz, which the driver would parse into a
-   * Date for toISOString() to format again: about a microsecond a row in node, the process that
-   * also serves the HTTP requests. isoTimestamp() makes the API's form of it.
-   */
+  /** See bookColumns(). */
   created_at: string;
+}
+
+/**
+ * The columns of a BookRow, for every statement that reads books. created_at is PostgreSQL's text
+ * of the UTC time (`2026-11-23 17:55:52.883`) rather than the timestamptz, which the driver would
+ * parse into a Date for toISOString() to format again: about a microsecond a row in node, the
+ * process that also serves the HTTP requests. isoTimestamp() makes the API's form of it. A fragment
+ * without parameters becomes part of the statement's text, so each statement stays one prepared
+ * statement.
+ */
+function bookColumns(sql: Sql) {
+  return sql`id, title, author, year, (created_at at time zone 'UTC')::text as created_at`;
+}
+
+/** The shard of the block counts that this session writes (see the comment at the top). */
+function sessionShard(sql: Sql) {
+  return sql`pg_backend_pid() % 32749`;
 }
 
 /**
@@ -207,7 +219,7 @@ export class PostgresBookStore implements BookStore {
         // "seq + 0" keeps the planner from walking the primary key in order for a rare match.
         const order = total <= SORT_MATCHES_UP_TO ? sql`seq + 0` : sql`seq`;
         const rows = await tx<BookRow[]>`
-          select id, title, author, year, (created_at at time zone 'UTC')::text as created_at from books where ${matches}
+          select ${bookColumns(sql)} from books where ${matches}
           order by ${order} offset ${skip}::int8 limit ${limit}`;
         return { items: rows.map(this.toBook), total };
       });
@@ -216,9 +228,7 @@ export class PostgresBookStore implements BookStore {
 
   async get(id: string): Promise<Book | undefined> {
     return this.read(async (sql) => {
-      const [row] = await sql<
-        BookRow[]
-      >`select id, title, author, year, (created_at at time zone 'UTC')::text as created_at from books where id = ${id}`;
+      const [row] = await sql<BookRow[]>`select ${bookColumns(sql)} from books where id = ${id}`;
       return row && this.toBook(row);
     });
   }
@@ -252,7 +262,7 @@ export class PostgresBookStore implements BookStore {
           author_key = coalesce(${author === null ? null : searchFold(author)}::text, author_key),
           year = coalesce(${changes.year ?? null}::int, year)
         where id = ${id}
-        returning id, title, author, year, (created_at at time zone 'UTC')::text as created_at`;
+        returning ${bookColumns(sql)}`;
       return row && this.toBook(row);
     });
   }
@@ -264,7 +274,7 @@ export class PostgresBookStore implements BookStore {
           delete from books where id = ${id} returning seq
         ), counted as (
           insert into book_block_counts (block, shard, live)
-          select seq >> ${BLOCK_BITS}, pg_backend_pid() % 32749, -1 from deleted
+          select seq >> ${BLOCK_BITS}, ${sessionShard(sql)}, -1 from deleted
           on conflict (block, shard) do update set live = book_block_counts.live - 1
         )
         select count(*)::int as deleted from deleted`;
@@ -323,7 +333,7 @@ export class PostgresBookStore implements BookStore {
         returning seq
       ), counted as (
         insert into book_block_counts (block, shard, live)
-        select seq >> ${BLOCK_BITS}, pg_backend_pid() % 32749, 1 from inserted
+        select seq >> ${BLOCK_BITS}, ${sessionShard(this.sql)}, 1 from inserted
         on conflict (block, shard) do update set live = book_block_counts.live + 1
       )
       select (seq & ${BLOCK_SIZE - 1}) = 0 as first_of_block from inserted`;
@@ -381,7 +391,7 @@ function nearPage(sql: Sql, skip: number, limit: number) {
     select total.total, page.id, page.title, page.author, page.year, page.created_at
     from (select coalesce(sum(live::int4), 0)::int4 as total from book_block_counts) total
     left join lateral (
-      select seq, id, title, author, year, (created_at at time zone 'UTC')::text as created_at from books order by seq offset ${skip}::int8 limit ${limit}
+      select seq, ${bookColumns(sql)} from books order by seq offset ${skip}::int8 limit ${limit}
     ) page on true
     order by page.seq`;
 }
@@ -419,7 +429,7 @@ function farPage(sql: Sql, skip: number, limit: number) {
     left join lateral (
       select b.seq, b.id, b.title, b.author, b.year, b.created_at
       from start_block, lateral (
-        select seq, id, title, author, year, (created_at at time zone 'UTC')::text as created_at from books
+        select seq, ${bookColumns(sql)} from books
         where seq >= start_block.block << ${BLOCK_BITS}
         order by seq offset start_block.offset_in_block limit ${limit}
       ) b
