@@ -32,8 +32,32 @@ export function bookJson(book: Book): Buffer {
   return bytes;
 }
 
+interface PageBytes {
+  total: number;
+  skip: number;
+  limit: number;
+  bytes: Buffer;
+}
+
+/**
+ * Page JSON by the items array it was made from. A store hands out the same array again only
+ * for a page unchanged since (the memory store's PageMemo), so a repeated read of a page is a
+ * lookup; total, skip and limit are compared as well, since they are part of the bytes.
+ */
+const bytesByPage = new WeakMap<readonly Book[], PageBytes>();
+
 /** A `BookPage` as JSON: `{"items":[...],"total":n,"skip":n,"limit":n}`. */
 export function bookPageJson(page: BookPage): Buffer {
+  const known = bytesByPage.get(page.items);
+  if (known !== undefined && known.total === page.total && known.skip === page.skip && known.limit === page.limit) {
+    return known.bytes;
+  }
+  const bytes = encodePage(page);
+  bytesByPage.set(page.items, { total: page.total, skip: page.skip, limit: page.limit, bytes });
+  return bytes;
+}
+
+function encodePage(page: BookPage): Buffer {
   const parts: Buffer[] = [PAGE_START];
   let length = PAGE_START.length;
   page.items.forEach((book, index) => {

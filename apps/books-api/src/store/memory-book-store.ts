@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { BookCreate, BookUpdate } from '../schemas/book.js';
 import type { Book, BookStore, Slice } from './book-store.js';
 import { FenwickTree } from './fenwick-tree.js';
+import { PageMemo } from './page-memo.js';
 import { SearchIndex } from './search-index.js';
 
 export interface MemoryBookStoreOptions {
@@ -23,6 +24,8 @@ export class MemoryBookStore implements BookStore {
   private readonly slotById = new Map<string, number>();
   /** Trigram index over the books' case-folded title and author, kept in step with every write. */
   private readonly index = new SearchIndex();
+  /** Pages answered since the last write; every write clears it. */
+  private readonly pages = new PageMemo();
   private readonly now: () => Date;
   private readonly newId: () => string;
   private readonly random: () => number;
@@ -36,6 +39,7 @@ export class MemoryBookStore implements BookStore {
   /** Adds a book with a given id (seeding); the id must be lower-case hyphenated. */
   insert(id: string, input: BookCreate): Book {
     if (this.slotById.has(id)) throw new Error(`duplicate book id ${id}`);
+    this.pages.clear();
     const book: Book = {
       id,
       title: input.title,
@@ -63,6 +67,7 @@ export class MemoryBookStore implements BookStore {
     const slot = this.slotById.get(id);
     const current = slot === undefined ? undefined : this.slots[slot];
     if (slot === undefined || current === undefined) return undefined;
+    this.pages.clear();
     // A new object, so a response being serialised from the old one is unaffected.
     const book: Book = {
       ...current,
@@ -78,6 +83,7 @@ export class MemoryBookStore implements BookStore {
   delete(id: string): boolean {
     const slot = this.slotById.get(id);
     if (slot === undefined) return false;
+    this.pages.clear();
     this.slotById.delete(id);
     this.slots[slot] = undefined;
     this.index.remove(slot);
@@ -91,6 +97,26 @@ export class MemoryBookStore implements BookStore {
   }
 
   list(skip: number, limit: number): Slice {
+    const known = this.pages.get(skip, limit);
+    if (known !== undefined) return known;
+    const page = this.readPage(skip, limit);
+    this.pages.set(skip, limit, page);
+    return page;
+  }
+
+  search(query: string, skip: number, limit: number): Slice {
+    const page = this.index.search(query, skip, limit);
+    return { items: page.slots.flatMap((slot) => this.slots[slot] ?? []), total: page.total };
+  }
+
+  randomBook(): Book | undefined {
+    const total = this.slotById.size;
+    if (total === 0) return undefined;
+    const slot = this.live.findKth(Math.floor(this.random() * total));
+    return this.slots[slot];
+  }
+
+  private readPage(skip: number, limit: number): Slice {
     const total = this.slotById.size;
     const items: Book[] = [];
     if (skip >= total) return { items, total };
@@ -108,18 +134,6 @@ export class MemoryBookStore implements BookStore {
       slot = slot + 1 < this.slots.length ? slot + 1 : -1;
     }
     return { items, total };
-  }
-
-  search(query: string, skip: number, limit: number): Slice {
-    const page = this.index.search(query, skip, limit);
-    return { items: page.slots.flatMap((slot) => this.slots[slot] ?? []), total: page.total };
-  }
-
-  randomBook(): Book | undefined {
-    const total = this.slotById.size;
-    if (total === 0) return undefined;
-    const slot = this.live.findKth(Math.floor(this.random() * total));
-    return this.slots[slot];
   }
 
   private compact(): void {

@@ -72,3 +72,22 @@ test('a changed book is a new object, so its bytes are new too', () => {
     '{"items":[],"total":0,"skip":0,"limit":20}',
   );
 });
+
+test('a page array seen before with another total, skip or limit gets its own bytes', () => {
+  const items: Book[] = [
+    {
+      id: '3fa85f64-5717-4562-b3fc-2c963f66afa6',
+      title: 'Dune',
+      author: 'F',
+      year: 1965,
+      created_at: '2026-11-23T10:00:00.000Z',
+    },
+  ];
+  const base = { items, total: 1, skip: 0, limit: 20 };
+  assert.equal(bookPageJson(base), bookPageJson({ ...base }), 'the same items and numbers: the cached bytes');
+  for (const changed of [{ total: 2 }, { skip: 1 }, { limit: 21 }]) {
+    const page = { ...base, ...changed };
+    assert.deepEqual(bookPageJson(page), Buffer.from(serializePageAsFastifyDoes(page)));
+  }
+  assert.deepEqual(bookPageJson(base), Buffer.from(serializePageAsFastifyDoes(base)));
+});

@@ -77,3 +77,42 @@ test('MemoryBookStore.randomBook picks among live books only', () => {
   store.delete(second.id);
   assert.equal(store.randomBook()?.id, first.id);
 });
+
+test('MemoryBookStore answers an unchanged page with the same object, and any write changes it', () => {
+  const store = new MemoryBookStore();
+  const first = store.create({ title: 'One', author: 'A', year: 2000 });
+  const page = store.list(0, 20);
+  assert.equal(store.list(0, 20), page, 'the same page again is the same Slice');
+  assert.notEqual(store.list(0, 19), page, 'another limit is another page');
+
+  const second = store.create({ title: 'Two', author: 'A', year: 2001 });
+  const afterCreate = store.list(0, 20);
+  assert.deepEqual(titles(afterCreate), ['One', 'Two']);
+  assert.equal(afterCreate.total, 2);
+  assert.deepEqual(titles(page), ['One'], 'a page handed out earlier is never changed');
+
+  store.update(first.id, { title: 'One, renamed' });
+  assert.deepEqual(titles(store.list(0, 20)), ['One, renamed', 'Two']);
+  // An update of a book that does not exist changes nothing and keeps the page.
+  const unchanged = store.list(0, 20);
+  store.update('missing', { title: 'x' });
+  store.delete('missing');
+  assert.equal(store.list(0, 20), unchanged);
+
+  store.delete(second.id);
+  assert.deepEqual(titles(store.list(0, 20)), ['One, renamed']);
+  assert.equal(store.list(0, 20).total, 1);
+});
+
+test('MemoryBookStore keeps answering correctly past the number of pages it remembers', () => {
+  const store = new MemoryBookStore();
+  for (let i = 0; i < 40; i += 1) store.create({ title: `B${i}`, author: 'A', year: 2000 });
+  const all = titles(store.list(0, 100));
+  for (let round = 0; round < 2; round += 1) {
+    for (let skip = 0; skip < 40; skip += 1) {
+      for (let limit = 1; limit <= 10; limit += 1) {
+        assert.deepEqual(titles(store.list(skip, limit)), all.slice(skip, skip + limit), `skip=${skip} limit=${limit}`);
+      }
+    }
+  }
+});
