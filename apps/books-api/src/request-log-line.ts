@@ -32,6 +32,16 @@ interface LinePieces {
 
 const INFO = 30;
 
+/** Printable ASCII without `"` and `\\`: JSON.stringify only adds the quotes to such text. */
+const PLAIN_JSON_TEXT = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
+
+/**
+ * A string as JSON.stringify writes it. Request ids, methods, paths and addresses are nearly
+ * always plain text, which is quoted as it is; the general call was the costliest part of the
+ * line (seven per request).
+ */
+const text = (value: string): string => (PLAIN_JSON_TEXT.test(value) ? `"${value}"` : JSON.stringify(value));
+
 /** A number as pino writes one: non-finite numbers become null. */
 const number = (value: number) => (Number.isFinite(value) ? value : null);
 
@@ -87,7 +97,6 @@ export function requestLineWriter(logger: FastifyBaseLogger): RequestLineWriter 
   const pieces = linePieces(logger);
   if (pieces === undefined) return (fields) => logger.info(fields, message(fields));
   const { levelPrefix, time, chindings, end, stream, isInfoEnabled } = pieces;
-  const text = JSON.stringify;
   return (fields) => {
     if (!isInfoEnabled()) return;
     stream.write(

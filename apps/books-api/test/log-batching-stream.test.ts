@@ -70,3 +70,20 @@ test('the process logger writes pending lines when the process dies of an uncaug
   assert.equal(code, 1);
   assert.match(stdout, /the last line before the crash/);
 });
+
+test('a line at error level or above is written at once whatever the width of its level', () => {
+  for (const [line, immediate] of [
+    ['{"level":50,"msg":"error"}\n', true],
+    ['{"level":60,"msg":"fatal"}\n', true],
+    ['{"level":49,"msg":"custom, below error"}\n', false],
+    ['{"level":100,"msg":"custom, three digits"}\n', true],
+    ['{"level":5,"msg":"custom, one digit"}\n', false],
+    ['not a pino line\n', true],
+  ] as const) {
+    const destination = recordingDestination();
+    const stream = new LogBatchingStream(destination, { batchSize: 1 << 20, maxDelayMs: 60_000 });
+    stream.write(line);
+    assert.deepEqual(destination.writes, immediate ? [line] : [], line);
+    stream.flush();
+  }
+});

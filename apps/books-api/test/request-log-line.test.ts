@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import { test } from 'node:test';
+import fc from 'fast-check';
 import pino from 'pino';
 import { requestLineWriter, type RequestLogFields } from '../src/request-log-line.js';
 
@@ -69,18 +70,56 @@ const tricky: RequestLogFields[] = [
   },
 ];
 
-test('the request line writer writes exactly the bytes pino.info would write', async () => {
+/** The fast line and pino's own for the same fields. */
+function bothLines(fields: RequestLogFields): [string | undefined, string | undefined] {
+  const fast = capturingLogger();
+  const reference = capturingLogger();
+  // The fast path must not fall back to the ordinary call, or this comparison proves nothing.
+  fast.logger.info = () => assert.fail('requestLineWriter fell back to logger.info for a plain pino logger');
+  requestLineWriter(fast.logger)(fields);
+  const { method, path, status, latencyMs, size, client, reqId } = fields;
+  reference.logger.info(fields, `${method} ${path} ${status} ${latencyMs}ms ${size}B ${client ?? '-'} id=${reqId}`);
+  assert.equal(fast.lines.length, 1);
+  return [fast.lines[0], reference.lines[0]];
+}
+
+test('the request line writer writes exactly the bytes pino.info would write', () => {
   for (const fields of tricky) {
-    const fast = capturingLogger();
-    const reference = capturingLogger();
-    // The fast path must not fall back to the ordinary call, or this comparison proves nothing.
-    fast.logger.info = () => assert.fail('requestLineWriter fell back to logger.info for a plain pino logger');
-    requestLineWriter(fast.logger)(fields);
-    const { method, path, status, latencyMs, size, client, reqId } = fields;
-    reference.logger.info(fields, `${method} ${path} ${status} ${latencyMs}ms ${size}B ${client ?? '-'} id=${reqId}`);
-    assert.equal(fast.lines.length, 1);
-    assert.equal(fast.lines[0], reference.lines[0]);
+    const [fast, reference] = bothLines(fields);
+    assert.equal(fast, reference);
   }
+});
+
+test('the request line is the one pino writes, on any text, plain ASCII or not', () => {
+  // Mostly printable ASCII (the plain-text shortcut), with the characters JSON must escape mixed in.
+  // No lone surrogates: no field can hold one (ids and paths are ASCII or Latin-1 from Node's
+  // parser), and pino's own escaping writes them differently from JSON.stringify.
+  const anyText = fc.string({
+    unit: fc.oneof(
+      { weight: 8, arbitrary: fc.string({ unit: 'grapheme-ascii', minLength: 1, maxLength: 1 }) },
+      { weight: 1, arbitrary: fc.constantFrom('"', '\\', '\u007f', '\u0000', '\n', 'é', '\u2028', '🙂') },
+    ),
+    maxLength: 60,
+  });
+  fc.assert(
+    fc.property(
+      fc.record({
+        reqId: anyText,
+        method: fc.constantFrom('GET', 'POST', 'PATCH', 'DELETE', 'M"X'),
+        path: anyText,
+        status: fc.integer({ min: 100, max: 599 }),
+        latencyMs: fc.double({ noNaN: false }),
+        size: fc.nat(),
+        client: fc.option(anyText, { nil: undefined }),
+        errorCode: fc.option(anyText, { nil: undefined }),
+      }),
+      (fields) => {
+        const [fast, reference] = bothLines(fields);
+        assert.equal(fast, reference);
+      },
+    ),
+    { seed: 20261123, numRuns: 2000 },
+  );
 });
 
 test('the request line writer respects the logger level', () => {
