@@ -15,9 +15,10 @@ import notFound from './plugins/app/not-found.js';
 import authentication from './plugins/app/authentication.js';
 import loginThrottle from './plugins/app/login-throttle.js';
 import { createPostgresLoginThrottle } from './auth/postgres-login-throttle.js';
-import requestId, { requestIdFor } from './plugins/app/request-id.js';
-import clientErrors, { clientErrorHandler } from './plugins/app/client-errors.js';
-import connectionLimits from './plugins/app/connection-limits.js';
+import { requestIdFor, sendRequestId } from './plugins/app/request-id.js';
+import clientErrors, { checkHostAndUpgrade, clientErrorHandler } from './plugins/app/client-errors.js';
+import connectionLimits, { requestsPerConnection } from './plugins/app/connection-limits.js';
+import requestChecks from './plugins/app/request-checks.js';
 import requestLog from './plugins/app/request-log.js';
 import routeRegistry from './plugins/app/route-registry.js';
 import headRoutes from './plugins/app/head-routes.js';
@@ -137,8 +138,12 @@ export default async function app(fastify: FastifyInstance, options: AppOptions 
 
   // 3. Our plugins (order matters only where noted)
   await fastify.register(errors);
-  await fastify.register(requestId);
-  await fastify.register(clientErrors); // after request-id: its own answers carry the id too
+  // One onRequest hook, the first, for the checks every request gets. The request id comes
+  // first, so every answer carries it, the other checks' errors included.
+  await fastify.register(requestChecks, {
+    checks: [sendRequestId, checkHostAndUpgrade, requestsPerConnection(options.config.connections)],
+  });
+  await fastify.register(clientErrors);
   await fastify.register(connectionLimits, options.config.connections);
   await fastify.register(requestLog, { completion: options.completion });
   await fastify.register(jsonBody);

@@ -7,7 +7,7 @@ import {
   type ServerResponse,
 } from 'node:http';
 import type { Socket } from 'node:net';
-import type { ConnectionError, FastifyInstance } from 'fastify';
+import type { ConnectionError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import {
   connectNotSupported,
@@ -119,11 +119,25 @@ function asksForUpgrade(headers: IncomingHttpHeaders): boolean {
 }
 
 /**
+ * A request check (plugins/app/request-checks.ts): an HTTP/1.1 request without `Host` is
+ * answered 400 (Node's own check is switched off in the server options so this one answers),
+ * and a request asking for a protocol upgrade gets `Connection: close`.
+ */
+export function checkHostAndUpgrade(request: FastifyRequest, reply: FastifyReply): void {
+  if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
+    throw missingHost();
+  }
+  // No protocol upgrade is served, so the request is answered as plain HTTP/1.1; but Node's
+  // parser stops reading the connection after a request that asked for one, so a request
+  // pipelined behind it would never be answered. Closing tells the client to send it again.
+  if (asksForUpgrade(request.headers)) reply.header('Connection', 'close');
+}
+
+/**
  * Registers the pieces Node needs for the answers it would otherwise write itself with an
- * empty body: an `Expect` other than 100-continue (417), and an HTTP/1.1 request without
- * `Host` (400; Node's own check is switched off in the server options so this one answers);
- * and for CONNECT, which Node hands over as a bare socket and, with nobody listening, closes
- * without a word, dropping the answers to requests pipelined ahead of it.
+ * empty body: an `Expect` other than 100-continue (417); and for CONNECT, which Node hands
+ * over as a bare socket and, with nobody listening, closes without a word, dropping the
+ * answers to requests pipelined ahead of it. The missing `Host` is checkHostAndUpgrade's.
  */
 async function clientErrors(fastify: FastifyInstance): Promise<void> {
   // A client that half-closes its side after sending a request still wants the answer (RFC 9112:
@@ -164,15 +178,6 @@ async function clientErrors(fastify: FastifyInstance): Promise<void> {
       Connection: 'close',
     });
     response.end(body);
-  });
-  fastify.addHook('onRequest', async (request, reply) => {
-    if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
-      throw missingHost();
-    }
-    // No protocol upgrade is served, so the request is answered as plain HTTP/1.1; but Node's
-    // parser stops reading the connection after a request that asked for one, so a request
-    // pipelined behind it would never be answered. Closing tells the client to send it again.
-    if (asksForUpgrade(request.headers)) reply.header('Connection', 'close');
   });
 }
 

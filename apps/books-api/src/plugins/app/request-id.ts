@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { requestIdFrom } from '@books/shared-rules';
-import fp from 'fastify-plugin';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 
 /**
  * Fastify's `genReqId`: echo an acceptable incoming X-Request-ID (1-128 visible ASCII
@@ -10,12 +10,10 @@ export function requestIdFor(request: IncomingMessage): string {
   return requestIdFrom(request.headers['x-request-id']);
 }
 
-/** Every response (errors, 404 and 405 included) carries the request id. */
-export default fp(
-  async (fastify) => {
-    fastify.addHook('onRequest', async (request, reply) => {
-      reply.header('X-Request-ID', request.id);
-    });
-  },
-  { name: 'request-id' },
-);
+/**
+ * A request check (plugins/app/request-checks.ts), the first one: every response, errors,
+ * 404 and 405 included, carries the request id.
+ */
+export function sendRequestId(request: FastifyRequest, reply: FastifyReply): void {
+  reply.header('X-Request-ID', request.id);
+}
