@@ -68,6 +68,24 @@ test('a POST pipelined ahead of a malformed request gets its 201 before the 400'
   assert.equal(await app.bookStore.count(), 4);
 });
 
+test('requests pipelined ahead of a malformed request, slow ones among them, get their answers in order before the 400', async (t) => {
+  const { port } = await listeningApp(t, { config: await hs256Config() });
+  const form = 'username=someone&password=wrong';
+  // The password checks take a while: the parse error comes while both logins' answers are still
+  // to be produced, and the GET's answer between them is ready first and waits behind the first.
+  const login = `POST /token HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${form.length}\r\n\r\n${form}`;
+  // The connection stays open on the client's side: the server is the one that closes it, after the 400.
+  const socket = await openSocket(port);
+  const received = readUntilClosed(socket);
+  socket.write(`${login}${GET}\r\n${login}GET /\x01 HTTP/1.1\r\n\r\n`);
+  const responses = parseResponses(await received);
+  assert.deepEqual(
+    responses.map(({ status }) => status),
+    [401, 200, 401, 400],
+  );
+  assertContractAnswer(responses[3], 400, /could not be parsed/);
+});
+
 test(
   'a client that sends its headers too slowly is answered 408 and cut, while others are served',
   BOUNDED,

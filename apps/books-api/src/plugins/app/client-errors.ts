@@ -28,38 +28,42 @@ import { requestIdFor } from './request-id.js';
  * after an unparseable request can be trusted.
  */
 
-/** Responses still being produced on each connection, in the order their requests arrived. */
-const pendingResponses = new WeakMap<Socket, Set<ServerResponse>>();
+/**
+ * What Node's http server keeps on a connection's socket: the response it is writing there
+ * now, if any. Node writes the answers on a connection one at a time, in the order their
+ * requests arrived; the others wait in a queue it keeps to itself, and when the one being
+ * written finishes, Node's own 'finish' listener (added when it created the response, so it
+ * runs before any added later) puts the next one here. `_httpMessage` is not in Node's types,
+ * but its http modules have used it under this name since their first versions, and
+ * `server.closeIdleConnections()` reads it the same way.
+ */
+type HttpServerSocket = Socket & { _httpMessage?: ServerResponse | null };
 
-function trackResponse(request: IncomingMessage, response: ServerResponse): void {
-  const socket = request.socket;
-  let pending = pendingResponses.get(socket);
-  if (pending === undefined) {
-    pending = new Set();
-    pendingResponses.set(socket, pending);
-  }
-  pending.add(response);
-  const done = () => pending.delete(response);
-  response.once('finish', done);
-  response.once('close', done);
+/** Resolves when `response` is written or abandoned. */
+function finished(response: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      response.off('finish', done);
+      response.off('close', done);
+      resolve();
+    };
+    response.on('finish', done);
+    response.on('close', done);
+  });
 }
 
 /**
  * Resolves once the answers to every request received in full on `socket` are written (or
- * abandoned). A request still being received (the one that timed out) gets no answer of its own.
+ * abandoned). A request still being received (the one that timed out) gets no answer of its
+ * own, and nothing was parsed after it. Nothing is kept per request for this: it reads the
+ * queue Node keeps anyway, one response at a time.
  */
 async function answersWritten(socket: Socket): Promise<void> {
-  const pending = [...(pendingResponses.get(socket) ?? [])].filter((response) => response.req.complete);
-  await Promise.all(
-    pending.map(
-      (response) =>
-        new Promise<void>((resolve) => {
-          if (response.writableFinished || response.destroyed) return resolve();
-          response.once('finish', resolve);
-          response.once('close', resolve);
-        }),
-    ),
-  );
+  for (;;) {
+    const response = (socket as HttpServerSocket)._httpMessage;
+    if (response === undefined || response === null || response.destroyed || !response.req.complete) return;
+    await finished(response);
+  }
 }
 
 /** How long a connection that sent CONNECT may stay open after its answer. */
@@ -146,7 +150,6 @@ async function clientErrors(fastify: FastifyInstance): Promise<void> {
   // after its password check; with this switch it answers, then closes. The property is not in
   // Node's types, but it is the one Node's own server reads (and spdy sets).
   (fastify.server as Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
-  fastify.server.on('request', trackResponse);
   fastify.server.on('connect', (request: IncomingMessage, socket: Socket) => {
     const answer = connectNotSupported();
     fastify.log.info(
