@@ -468,7 +468,7 @@ function report(records: readonly SizeRecord[]): string {
     for (const index of Object.keys(records[0]?.disk?.booksIndexes ?? {})) {
       row(`  index ${index}`, (r) => mb(r.disk?.booksIndexes[index]));
     }
-    row('book_block_counts', (r) => mb(r.disk?.blockCounts));
+    row('book_block_counts and book_group_counts', (r) => mb(r.disk?.blockCounts));
     row('database', (r) => mb(r.disk?.database));
     const many = records[0]?.many?.writes.connections ?? 0;
     row(`creates at ${many} conn. / plain inserts`, (r) =>

@@ -86,4 +86,5 @@ export async function bulkLoadBooks(
   await rebuildBlockCounts(sql);
   await sql`vacuum (analyze) books`;
   await sql`vacuum (analyze) book_block_counts`;
+  await sql`vacuum (analyze) book_group_counts`;
 }

@@ -47,6 +47,7 @@ export interface DiskSizes {
   booksTotal: number;
   booksHeap: number;
   booksIndexes: Record<string, number>;
+  /** book_block_counts and book_group_counts together. */
   blockCounts: number;
   database: number;
 }
@@ -57,7 +58,7 @@ export async function diskSizes(url: string): Promise<DiskSizes> {
     const [sizes] = await sql<{ total: string; heap: string; counts: string; database: string }[]>`
       select pg_total_relation_size('books') as total,
              pg_relation_size('books') + pg_relation_size(reltoastrelid) as heap,
-             pg_total_relation_size('book_block_counts') as counts,
+             pg_total_relation_size('book_block_counts') + pg_total_relation_size('book_group_counts') as counts,
              pg_database_size(current_database()) as database
       from pg_class where oid = 'books'::regclass`;
     const indexes = await sql<{ name: string; size: string }[]>`

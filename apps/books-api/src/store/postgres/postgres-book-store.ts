@@ -7,13 +7,15 @@ import { errorCode, UNIQUE_VIOLATION, unlessUnavailable } from './database-error
 
 /*
  * The shard of a block's live count (see migrations/0001_books.sql) that a write changes is
- * `pg_backend_pid() % 32749`, one per database session: concurrent writers never wait for each
+ * `1 + pg_backend_pid() % 32749`, one per database session: concurrent writers never wait for each
  * other's row lock, which is held until commit, through the WAL flush. Live sessions of one server
- * have distinct pids, and 32 749 (a prime that fits a smallint) keeps them apart unless two differ
- * by a multiple of it; a collision only makes those two queue, the sum stays exact. A block gets a
- * row per session that wrote to it, and compactCounts() folds them once it is behind the two
- * newest. With 16 random shards, 50 writers spent a quarter of their time waiting for one another
- * (Lock:transactionid in pg_stat_activity).
+ * have distinct pids, and 32 749 (a prime; 32 750 still fits a smallint) keeps them apart unless
+ * two differ by a multiple of it; a collision only makes those two queue, the sum stays exact. A
+ * block gets a row per session that wrote to it, and compactCounts() folds them into the block's
+ * shard 0 once it is behind the two newest. Writes never use shard 0: its rows are also counted by
+ * group (migrations/0004_book_group_counts.sql), through a trigger that a write to another shard
+ * does not fire. With 16 random shards, 50 writers spent a quarter of their time waiting for one
+ * another (Lock:transactionid in pg_stat_activity).
  */
 /** A block is 2^BLOCK_BITS consecutive seq values. */
 export const BLOCK_BITS = 10;
@@ -50,8 +52,13 @@ const SAMPLED_MATCHES_UP_TO = (SORT_MATCHES_UP_TO * SAMPLE_PERCENT) / 100;
  * at a million books.
  */
 const WALK_SKIP_BELOW = 1 << BLOCK_BITS;
-/** Blocks whose counts are summed together in the first step of finding a far page's block. */
-const GROUP_BITS = 5;
+/**
+ * A group is 2^GROUP_BITS consecutive blocks. `book_group_counts` holds each group's compacted
+ * count (its blocks' shard-0 rows), kept by a trigger that writes `block >> 5`: change both together.
+ * The total and a far page's first step read the group rows and the few block rows of other shards
+ * (countRows()) instead of every block's.
+ */
+export const GROUP_BITS = 5;
 
 interface BookRow {
   id: string;
@@ -74,9 +81,23 @@ function bookColumns(sql: ISql) {
   return sql`id, title, author, year, (created_at at time zone 'UTC')::text as created_at`;
 }
 
-/** The shard of the block counts that this session writes (see the comment at the top). */
+/** The shard of the block counts that this session writes (see the comment at the top): never 0. */
 function sessionShard(sql: ISql) {
-  return sql`pg_backend_pid() % 32749`;
+  return sql`1 + pg_backend_pid() % 32749`;
+}
+
+/**
+ * Rows `(grp, live)` whose `live` sum to the exact total, and by `grp` to each group's count: the
+ * group rows (compacted counts) and the block rows of shards other than 0 (not yet compacted: the
+ * newest blocks' writers, recent deletes), which a partial index finds. At a million books, 31 rows
+ * and the shard rows, where the block rows are about a thousand. `live::int4` keeps the sums in
+ * integers (a bigint's sum is a numeric, several times slower); a group holds at most 2^15 books.
+ */
+function countRows(sql: ISql) {
+  return sql`
+    select grp, live::int4 as live from book_group_counts
+    union all
+    select block >> ${GROUP_BITS}, live::int4 from book_block_counts where shard <> 0`;
 }
 
 /**
@@ -167,10 +188,10 @@ export interface PostgresBookStoreOptions {
  * `seq` identity), exact totals, search over the application-folded title and author keys.
  *
  * Totals and offsets come from `book_block_counts`, which every write changes in the same
- * statement: `sum(live)` is the exact total without counting rows, and running sums by group of
- * blocks, then by block, find the block holding any offset, so a page at offset 999,980 reads
- * about a block of index entries instead of a million rows. Each statement is one snapshot, so a
- * page and its total agree.
+ * statement, and `book_group_counts`, its compacted rows summed by group of blocks: the sum of
+ * countRows() is the exact total without counting rows, and running sums by group, then by block,
+ * find the block holding any offset, so a page at offset 999,980 reads about a block of index
+ * entries instead of a million rows. Each statement is one snapshot, so a page and its total agree.
  *
  * Until `markReady()` (the migrations are applied) every call answers StoreUnavailableError.
  *
@@ -300,7 +321,8 @@ export class PostgresBookStore implements BookStore {
 
   async count(): Promise<number> {
     return this.read(async (sql) => {
-      const [row] = await sql<{ total: number }[]>`select coalesce(sum(live), 0)::int as total from book_block_counts`;
+      const [row] = await sql<{ total: number }[]>`
+        select coalesce(sum(live), 0)::int as total from (${countRows(sql)}) counts`;
       return row?.total ?? 0;
     });
   }
@@ -318,7 +340,8 @@ export class PostgresBookStore implements BookStore {
 
   /**
    * Folds the shards of every block older than the two newest into one row each, so the running
-   * sum reads about one row per block. Writers to those blocks are rare (deletes), and a writer
+   * sum reads about one row per block; the trigger of migrations/0004 adds what reaches shard 0 to
+   * the group counts, in this statement. Writers to those blocks are rare (deletes), and a writer
    * racing this simply adds a new shard row: the sum stays exact.
    */
   async compactCounts(): Promise<void> {
@@ -383,14 +406,16 @@ export class PostgresBookStore implements BookStore {
 }
 
 /**
- * Recomputes every block's live count from the books themselves, one row per block, in one
- * transaction that locks out writers meanwhile. For tools that write the books table directly (the
- * benchmark's bulk loader): the store's own writes keep the counts exact without it.
+ * Recomputes every block's live count from the books themselves, one row per block (shard 0, so the
+ * trigger of migrations/0004 counts them by group too), in one transaction that locks out writers
+ * meanwhile. For tools that write the books table directly (the benchmark's bulk loader): the
+ * store's own writes keep the counts exact without it.
  */
 export async function rebuildBlockCounts(sql: Sql): Promise<void> {
   await sql.begin(async (tx) => {
-    await tx`lock table books, book_block_counts in share row exclusive mode`;
+    await tx`lock table books, book_block_counts, book_group_counts in share row exclusive mode`;
     await tx`delete from book_block_counts`;
+    await tx`delete from book_group_counts`;
     await tx`
       insert into book_block_counts (block, shard, live)
       select seq >> ${BLOCK_BITS}, 0, count(*) from books group by 1`;
@@ -399,13 +424,12 @@ export async function rebuildBlockCounts(sql: Sql): Promise<void> {
 
 /**
  * A page near the start, and the total, in one statement (one snapshot): the total is the sum of
- * the block counts; the page walks the primary key past `skip` books. `live::int4` keeps the sums in
- * integers (a bigint's sum is a numeric, several times slower); a block holds at most 2^BLOCK_BITS.
+ * countRows(); the page walks the primary key past `skip` books.
  */
 function nearPage(sql: Sql, skip: number, limit: number) {
   return sql<PageRow[]>`
     select total.total, page.id, page.title, page.author, page.year, page.created_at
-    from (select coalesce(sum(live::int4), 0)::int4 as total from book_block_counts) total
+    from (select coalesce(sum(live), 0)::int4 as total from (${countRows(sql)}) counts) total
     left join lateral (
       select seq, ${bookColumns(sql)} from books order by seq offset ${skip}::int8 limit ${limit}
     ) page on true
@@ -416,14 +440,14 @@ function nearPage(sql: Sql, skip: number, limit: number) {
  * A page at any position, and the total, in one statement (one snapshot). The block holding
  * position `skip` is found in two steps of running sums, so no step reads many rows one by one
  * (a window function costs about a microsecond a row: over every block of a million books it was
- * most of the request): first over groups of 2^GROUP_BITS blocks (one hashed pass over the counts
- * also gives the total), then over the blocks of the one group that holds the position. The page is
- * then read from the primary key, at most a block of index entries past the block's first book.
+ * most of the request): first over the groups (countRows(), whose sum is also the total), then over
+ * the blocks of the one group that holds the position. The page is then read from the primary key,
+ * at most a block of index entries past the block's first book.
  */
 function farPage(sql: Sql, skip: number, limit: number) {
   return sql<PageRow[]>`
     with groups as (
-      select block >> ${GROUP_BITS} as grp, sum(live::int4)::int4 as live from book_block_counts group by 1
+      select grp, sum(live)::int4 as live from (${countRows(sql)}) counts group by 1
     ), start_group as (
       select grp, ${skip}::int8 - (upto - live) as offset_in_group
       from (select grp, live, sum(live) over (order by grp rows unbounded preceding) as upto from groups) running
