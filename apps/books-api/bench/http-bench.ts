@@ -16,7 +16,8 @@ import { APP_DIR, LOADGEN_CPU, RESULTS_DIR, SERVER_CPU } from './lib/layout.js';
 import { capture, send, type CapturedResponse } from './lib/capture.js';
 import { runComparison } from './lib/compare.js';
 import { runSustained, type SustainedMix } from './lib/sustained.js';
-import { runLoad, type LoadResult } from './lib/load.js';
+import { runLoad, type LoadOptions, type LoadResult } from './lib/load.js';
+import { assertWrkInstalled, LOAD_GENERATORS, runWrk, wrkCannotSend, type LoadGenerator } from './lib/wrk.js';
 import {
   freePort,
   installCleanup,
@@ -45,6 +46,9 @@ const HELP = `Usage: npm run bench -- [options]
   --skip-build        use dist/ as it is, even when older than src/
   --store <s>         memory (default) or postgres: each round's service gets a fresh database in a throwaway
                       PostgreSQL 15 cluster (or in BENCH_DATABASE_URL's server), as DATABASE_URL=... npm start
+  --loadgen <g>       autocannon (default) or wrk: the wrk binary on PATH (apt-get install wrk), as issue 16's
+                      acceptance check uses it (wrk -t1 -c<connections> -d<duration>s --latency); it cannot send
+                      HEAD, so status is left out (an explicit --routes with status is refused)
   --cpu-prof          also write a V8 CPU profile of the service per round to bench/results/profiles/
   --compare <git-ref> instead of the baseline, measure this checkout against the build of another revision:
                       both pinned to the same core at the same time, each loaded by its own load generator,
@@ -75,6 +79,7 @@ interface Options {
   interval: number;
   mix: SustainedMix;
   store: 'memory' | 'postgres';
+  loadgen: LoadGenerator;
 }
 
 function positiveInt(name: string, text: string | undefined, fallback: number, max: number): number {
@@ -103,12 +108,17 @@ function parseOptions(): Options {
       minutes: { type: 'string' },
       interval: { type: 'string' },
       mix: { type: 'string' },
+      loadgen: { type: 'string' },
       help: { type: 'boolean' },
     },
   });
   if (values.help) {
     console.log(HELP);
     process.exit(0);
+  }
+  const loadgen = values.loadgen ?? 'autocannon';
+  if (!LOAD_GENERATORS.some((g) => g === loadgen)) {
+    throw new Error(`--loadgen must be ${LOAD_GENERATORS.join(' or ')}, got ${loadgen}`);
   }
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
   const options: Options = {
@@ -134,6 +144,7 @@ function parseOptions(): Options {
     minutes: positiveInt('minutes', values.minutes, 10, 240),
     interval: positiveInt('interval', values.interval, 60, 3600),
     mix: values.mix === 'create' ? 'create' : 'read',
+    loadgen: loadgen as LoadGenerator,
   };
   if (values.mix !== undefined && values.mix !== 'read' && values.mix !== 'create') {
     throw new Error(`--mix must be read or create, got ${values.mix}`);
@@ -153,7 +164,26 @@ function parseOptions(): Options {
   if (options.duration < 1 || options.rounds < 1 || options.connections < 1) {
     throw new Error('--duration, --rounds and --connections must be at least 1');
   }
+  if (options.loadgen === 'wrk') checkWrk(options, values.routes !== undefined);
   return options;
+}
+
+/** wrk must be installed and able to send every route: refuse, or leave out a defaulted route. */
+function checkWrk(options: Options, routesGiven: boolean): void {
+  if (options.sustained) throw new Error('--sustained loads a mix of requests, which wrk cannot: leave out --loadgen');
+  assertWrkInstalled();
+  const unsendable = options.routes.filter((r) => wrkCannotSend(r.request) !== undefined);
+  if (unsendable.length === 0) return;
+  const names = unsendable.map((r) => r.name).join(', ');
+  const why = [...new Set(unsendable.map((r) => wrkCannotSend(r.request)))].join('; ');
+  if (routesGiven) throw new Error(`--loadgen wrk cannot measure ${names}: ${why}`);
+  console.log(`--loadgen wrk: leaving out ${names} (${why})`);
+  options.routes = options.routes.filter((r) => !unsendable.includes(r));
+}
+
+/** One load run: autocannon in this process (pinned with it), or a wrk process of its own. */
+function loadOnce(load: LoadOptions, options: Options, pinned: boolean): Promise<LoadResult> {
+  return options.loadgen === 'wrk' ? runWrk(load, pinned ? LOADGEN_CPU : undefined) : runLoad(load);
 }
 
 interface Pair {
@@ -198,17 +228,15 @@ async function booksInStore(port: number): Promise<number | undefined> {
   return typeof parsed.books === 'number' ? parsed.books : undefined;
 }
 
-async function warmUp(port: number, routes: readonly BenchRoute[], options: Options): Promise<void> {
+async function warmUp(port: number, routes: readonly BenchRoute[], options: Options, pinned: boolean): Promise<void> {
   if (options.warmup === 0) return;
   for (const route of routes) {
     const bounded = route.name === 'create' ? { amount: 2000 } : {};
-    await runLoad({
-      port,
-      request: route.request,
-      connections: options.connections,
-      duration: options.warmup,
-      ...bounded,
-    });
+    await loadOnce(
+      { port, request: route.request, connections: options.connections, duration: options.warmup, ...bounded },
+      options,
+      pinned,
+    );
   }
 }
 
@@ -226,7 +254,7 @@ async function runRound(
   let baseline: { child: ChildProcess; port: number } | undefined;
   try {
     await prefill(service.port, options.prefill);
-    await warmUp(service.port, options.routes, options);
+    await warmUp(service.port, options.routes, options, pinned);
 
     // Create first: capturing it adds a book, which the list and /api/ps bodies must include.
     const ordered = [...options.routes].sort((a, b) => Number(b.name === 'create') - Number(a.name === 'create'));
@@ -236,17 +264,21 @@ async function runRound(
     writeFileSync(capturedFile, JSON.stringify(captured, null, 2));
 
     baseline = await startBaseline(cpu, capturedFile);
-    await warmUp(baseline.port, options.routes, options);
+    await warmUp(baseline.port, options.routes, options, pinned);
 
     for (const route of options.routes) {
       const load = (port: number, pid: number | undefined) =>
-        runLoad({
-          port,
-          request: route.request,
-          connections: options.connections,
-          duration: options.duration,
-          serverPid: pid,
-        });
+        loadOnce(
+          {
+            port,
+            request: route.request,
+            connections: options.connections,
+            duration: options.duration,
+            serverPid: pid,
+          },
+          options,
+          pinned,
+        );
       const serviceResult = await load(service.port, service.child.pid);
       const baselineResult = await load(baseline.port, baseline.child.pid);
       record.routes[route.name] = { service: serviceResult, baseline: baselineResult };
@@ -327,8 +359,8 @@ async function main(): Promise<void> {
     `Books API (${options.store} store) vs node:http baseline: ${options.routes.map((r) => r.name).join(', ')}; ` +
       `${options.rounds} round(s) x ${options.duration} s, ${options.connections} connections; ` +
       (pinned
-        ? `servers on CPU ${SERVER_CPU}, load generator on CPU ${LOADGEN_CPU}`
-        : 'no CPU pinning (taskset or a 2nd CPU missing)') +
+        ? `servers on CPU ${SERVER_CPU}, load generator (${options.loadgen}) on CPU ${LOADGEN_CPU}`
+        : `no CPU pinning (taskset or a 2nd CPU missing), load generator ${options.loadgen}`) +
       `; load average ${loadAverage().toFixed(2)}; about ${Math.ceil(plannedSeconds / 60)} min`,
   );
 

@@ -6,7 +6,7 @@
 // not luck in the scheduler; the raw req/s ratio is reported beside it. Each round starts
 // fresh servers and alternates which one is started and loaded first; the figures are
 // medians over rounds. `--compare HEAD` against an unchanged tree is the A/A control: it
-// should read 1.00 within the run's noise.
+// should read 1.00 within the run's noise. With `--loadgen wrk` each side gets its own wrk.
 
 import { writeFileSync } from 'node:fs';
 import { APP_DIR, LOADGEN_CPU, SERVER_CPU } from './layout.js';
@@ -15,6 +15,7 @@ import { stopProcess } from './processes.js';
 import { prepareReference } from './reference-build.js';
 import { renderTable } from './report.js';
 import type { BenchRoute } from './routes.js';
+import type { LoadGenerator } from './wrk.js';
 import { prefill, startService, type RunningService } from './service.js';
 import { loadAverage, median } from './stats.js';
 
@@ -29,6 +30,7 @@ export interface ComparisonOptions {
   routes: BenchRoute[];
   logFile: string;
   json: string;
+  loadgen: LoadGenerator;
 }
 
 type Side = 'candidate' | 'reference';
@@ -55,6 +57,7 @@ function loadSide(
       ...(route.name === 'create' && warmup ? { amount: 2000 } : {}),
     },
     options.pinned,
+    options.loadgen,
   );
 }
 
@@ -99,7 +102,7 @@ export async function runComparison(options: ComparisonOptions): Promise<void> {
   console.log(
     `candidate (this checkout) vs ${options.ref} (${reference.commit.slice(0, 12)}): ` +
       `${options.routes.map((r) => r.name).join(', ')}; ${options.rounds} round(s) x ${options.duration} s, ` +
-      `${options.connections} connections each; ` +
+      `${options.connections} connections each, load by ${options.loadgen}; ` +
       (options.pinned
         ? `both servers on CPU ${SERVER_CPU}, both load generators on CPU ${LOADGEN_CPU}`
         : 'no CPU pinning (taskset or a 2nd CPU missing)') +
@@ -146,7 +149,15 @@ export async function runComparison(options: ComparisonOptions): Promise<void> {
   writeFileSync(
     options.json,
     JSON.stringify(
-      { date: new Date().toISOString(), mode: 'compare', ref: options.ref, commit: reference.commit, summary, rounds },
+      {
+        date: new Date().toISOString(),
+        mode: 'compare',
+        loadgen: options.loadgen,
+        ref: options.ref,
+        commit: reference.commit,
+        summary,
+        rounds,
+      },
       null,
       2,
     ),

@@ -1,18 +1,29 @@
-// Runs one load run (runLoad) in a process of its own, pinned to the load generator's core, so
-// that two servers can be loaded at the same time by two independent load generators
-// (`npm run bench -- --compare`, `npm run bench -- --sustained`).
+// Runs one load run in a process of its own, pinned to the load generator's core, so that two
+// servers can be loaded at the same time by two independent load generators
+// (`npm run bench -- --compare`, `npm run bench -- --sustained`): autocannon (runLoad) in a
+// Node process of its own, or wrk, which is one already.
 
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { APP_DIR, LOADGEN_CPU } from './layout.js';
 import type { LoadOptions, LoadResult } from './load.js';
+import { runWrk, type LoadGenerator } from './wrk.js';
 
 export interface ChildLoadResult extends LoadResult {
   /** Requests per second of server CPU time: the cost of a request, whatever the CPU share. */
   perCpuSecond: number | undefined;
 }
 
-export function loadInChild(options: LoadOptions, pinned: boolean): Promise<ChildLoadResult> {
+function withPerCpuSecond(result: LoadResult): ChildLoadResult {
+  return { ...result, perCpuSecond: result.serverCpu ? result.rps / result.serverCpu : undefined };
+}
+
+export async function loadInChild(
+  options: LoadOptions,
+  pinned: boolean,
+  loadgen: LoadGenerator = 'autocannon',
+): Promise<ChildLoadResult> {
+  if (loadgen === 'wrk') return withPerCpuSecond(await runWrk(options, pinned ? LOADGEN_CPU : undefined));
   const worker = join(APP_DIR, 'bench', 'lib', 'load-worker.ts');
   const args = JSON.stringify(options);
   const command = pinned ? 'taskset' : process.execPath;
@@ -27,9 +38,7 @@ export function loadInChild(options: LoadOptions, pinned: boolean): Promise<Chil
     child.once('exit', (code) => {
       const last = out.trim().split('\n').at(-1);
       if (code !== 0 || !last) return reject(new Error(`load generator exited with ${code}`));
-      const result = JSON.parse(last) as LoadResult;
-      const perCpuSecond = result.serverCpu ? result.rps / result.serverCpu : undefined;
-      resolve({ ...result, perCpuSecond });
+      resolve(withPerCpuSecond(JSON.parse(last) as LoadResult));
     });
   });
 }

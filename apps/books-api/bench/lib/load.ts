@@ -41,9 +41,12 @@ export interface LoadResult {
   p99: number;
   non2xx: number;
   errors: number;
-  /** CPU used by the server / by this load generator, as a share of one core (1 = 100%). */
+  /**
+   * CPU used by the server / by the load generator, as a share of one core (1 = 100%);
+   * undefined when it could not be read.
+   */
   serverCpu: number | undefined;
-  loadgenCpu: number;
+  loadgenCpu: number | undefined;
 }
 
 /**
