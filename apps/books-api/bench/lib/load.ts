@@ -34,13 +34,17 @@ export interface LoadOptions {
   serverPid?: number;
 }
 
-export interface LoadResult {
+/** What one run counted, whichever load generator ran it; latencies in ms. */
+export interface LoadCounts {
   requests: number;
   rps: number;
   p50: number;
   p99: number;
   non2xx: number;
   errors: number;
+}
+
+export interface LoadResult extends LoadCounts {
   /**
    * CPU used by the server / by the load generator, as a share of one core (1 = 100%);
    * undefined when it could not be read.

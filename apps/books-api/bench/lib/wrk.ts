@@ -15,25 +15,17 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BENCH_HOST, cpuTimeOf } from './processes.js';
-import type { LoadOptions, LoadRequest, LoadResult } from './load.js';
+import type { LoadCounts, LoadOptions, LoadRequest, LoadResult } from './load.js';
 
 export const LOAD_GENERATORS = ['autocannon', 'wrk'] as const;
 export type LoadGenerator = (typeof LOAD_GENERATORS)[number];
 
-/** What wrk's report says about one run; latencies in ms. */
-export interface WrkReport {
-  requests: number;
-  rps: number;
-  p50: number;
-  p99: number;
-  /**
-   * wrk's "Non-2xx or 3xx responses", which despite its name counts statuses of 400 and more:
-   * a 3xx counts as answered. No route of the mix answers 3xx.
-   */
-  non2xx: number;
-  /** Socket errors: connect + read + write + timeout (wrk's timeout is 2 s). */
-  errors: number;
-}
+/**
+ * What wrk's report says about one run. `non2xx` is wrk's "Non-2xx or 3xx responses", which
+ * despite its name counts statuses of 400 and more: a 3xx counts as answered (no route of the mix
+ * answers 3xx). `errors` are its socket errors: connect + read + write + timeout (wrk's timeout is 2 s).
+ */
+export type WrkReport = LoadCounts;
 
 const TIME_UNITS_MS: Record<string, number> = { us: 0.001, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 
