@@ -18,14 +18,14 @@ const isDigit = (code: number) => code >= 48 && code <= 57;
 
 /** The level of a pino line, or Infinity for anything else. */
 function levelOf(line: string): number {
+  if (!line.startsWith('{"level":')) return Number.POSITIVE_INFINITY;
   // The usual two-digit level by character codes: this runs for every line, and slice plus
   // parseInt was most of the stream's own cost.
   const tens = line.charCodeAt(LEVEL_START);
   const units = line.charCodeAt(LEVEL_START + 1);
   if (isDigit(tens) && isDigit(units) && line.charCodeAt(LEVEL_START + 2) === 44 /* , */) {
-    if (line.startsWith('{"level":')) return (tens - 48) * 10 + (units - 48);
+    return (tens - 48) * 10 + (units - 48);
   }
-  if (!line.startsWith('{"level":')) return Number.POSITIVE_INFINITY;
   // Custom levels of another width.
   return Number.parseInt(line.slice(LEVEL_START, LEVEL_START + 4), 10);
 }

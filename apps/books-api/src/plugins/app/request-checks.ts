@@ -14,9 +14,10 @@ export interface RequestChecksOptions {
 
 /**
  * Runs the per-request checks of several plugins (request id, Host and Upgrade, the
- * per-connection request limit) in one onRequest hook. Each hook is a step of Fastify's hook
- * runner and, written async, a promise per request: three of them cost about 7% of a list
- * request. The hook is callback-style and synchronous, since no check waits on anything.
+ * per-connection request limit) in one onRequest hook rather than three steps of Fastify's hook
+ * runner (the three together measured about 7% of a list request; merging them gained less than
+ * the measurement's noise). The hook is callback-style and synchronous, since no check waits on
+ * anything.
  */
 export default fp<RequestChecksOptions>(
   async (fastify, options) => {
