@@ -14,7 +14,9 @@ declare module 'fastify' {
  * the catch-all `*` of static file routes may be empty.
  */
 export function hasEmptyParameter(params: Readonly<Record<string, string | undefined>>): boolean {
-  return Object.entries(params).some(([name, value]) => name !== '*' && value === '');
+  // A loop rather than Object.entries: this runs for every request and allocates nothing.
+  for (const name in params) if (name !== '*' && params[name] === '') return true;
+  return false;
 }
 
 const METHOD_ORDER = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
