@@ -1,5 +1,6 @@
 import pino from 'pino';
 import type { FastifyBaseLogger } from 'fastify';
+import type { LogBatchingStream } from './log-batching-stream.js';
 
 /** The facts of the one log line each request gets. */
 export interface RequestLogFields {
@@ -26,7 +27,7 @@ interface LinePieces {
   time: () => string;
   chindings: () => string;
   end: string;
-  stream: { write(line: string): unknown };
+  stream: { write(line: string): unknown; writeLater?: LogBatchingStream['writeLater'] };
   isInfoEnabled: () => boolean;
 }
 
@@ -87,25 +88,38 @@ function linePieces(logger: FastifyBaseLogger): LinePieces | undefined {
   };
 }
 
+/** A request's facts and the time they were logged at, in pino's form (`,"time":…`). */
+interface TimedFields {
+  fields: RequestLogFields;
+  time: string;
+}
+
 /**
  * Writes the per-request line. For a plain pino logger it builds the exact bytes
  * `logger.info(fields, message)` would write, with one template and no intermediate
  * object walk, and hands them to the logger's own stream: the per-request log line was
- * the largest single cost of a request. Any other logger gets the ordinary call.
+ * the largest single cost of a request. When that stream batches (the service's
+ * LogBatchingStream), the line is only formatted when its batch is written, together with
+ * the others. Any other logger gets the ordinary call.
  */
 export function requestLineWriter(logger: FastifyBaseLogger): RequestLineWriter {
   const pieces = linePieces(logger);
   if (pieces === undefined) return (fields) => logger.info(fields, message(fields));
   const { levelPrefix, time, chindings, end, stream, isInfoEnabled } = pieces;
+  const format = ({ fields, time }: TimedFields): string =>
+    `${levelPrefix}${time}${chindings()}` +
+    `,"reqId":${text(fields.reqId)},"method":${text(fields.method)},"path":${text(fields.path)}` +
+    `,"status":${number(fields.status)},"latencyMs":${number(fields.latencyMs)},"size":${number(fields.size)}` +
+    (fields.client === undefined ? '' : `,"client":${text(fields.client)}`) +
+    (fields.errorCode === undefined ? '' : `,"errorCode":${text(fields.errorCode)}`) +
+    `,"msg":${text(message(fields))}${end}`;
+  const writeLater = stream.writeLater?.bind(stream);
+  if (writeLater !== undefined) {
+    return (fields) => {
+      if (isInfoEnabled()) writeLater(format, { fields, time: time() });
+    };
+  }
   return (fields) => {
-    if (!isInfoEnabled()) return;
-    stream.write(
-      `${levelPrefix}${time()}${chindings()}` +
-        `,"reqId":${text(fields.reqId)},"method":${text(fields.method)},"path":${text(fields.path)}` +
-        `,"status":${number(fields.status)},"latencyMs":${number(fields.latencyMs)},"size":${number(fields.size)}` +
-        (fields.client === undefined ? '' : `,"client":${text(fields.client)}`) +
-        (fields.errorCode === undefined ? '' : `,"errorCode":${text(fields.errorCode)}`) +
-        `,"msg":${text(message(fields))}${end}`,
-    );
+    if (isInfoEnabled()) stream.write(format({ fields, time: time() }));
   };
 }

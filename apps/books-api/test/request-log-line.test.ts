@@ -3,6 +3,7 @@ import { Writable } from 'node:stream';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import pino from 'pino';
+import { LogBatchingStream } from '../src/log-batching-stream.js';
 import { requestLineWriter, type RequestLogFields } from '../src/request-log-line.js';
 
 /** A pino logger writing into an array, with a frozen clock so two lines can be compared byte for byte. */
@@ -88,6 +89,25 @@ test('the request line writer writes exactly the bytes pino.info would write', (
     const [fast, reference] = bothLines(fields);
     assert.equal(fast, reference);
   }
+});
+
+test('through the batching stream the lines are formatted later, the same bytes in the same order', () => {
+  const written: string[] = [];
+  const batching = new LogBatchingStream({ write: (text: string) => written.push(text) }, { batchLines: 1000 });
+  let formattedLater = false;
+  const writeLater = batching.writeLater.bind(batching);
+  batching.writeLater = (format, entry) => {
+    formattedLater = true;
+    writeLater(format, entry);
+  };
+  const logger = pino({ level: 'info', timestamp: () => ',"time":1700000000000' }, batching);
+  logger.info = () => assert.fail('requestLineWriter fell back to logger.info for a plain pino logger');
+  const writeLine = requestLineWriter(logger);
+  for (const fields of tricky) writeLine(fields);
+  assert.deepEqual(written, [], 'nothing is written before the batch is');
+  batching.flush();
+  assert.ok(formattedLater);
+  assert.equal(written.join(''), tricky.map((fields) => bothLines(fields)[1]).join(''));
 });
 
 test('the request line is the one pino writes, on any text, plain ASCII or not', () => {
