@@ -26,6 +26,10 @@ const BLOCK_SIZE = 1 << BLOCK_BITS;
  * slower than reading the table).
  */
 const MIN_INDEXED_QUERY = 3;
+
+function withoutTrigram(needle: string): boolean {
+  return [...needle].length < MIN_INDEXED_QUERY;
+}
 /**
  * A search with at most this many matches is answered from one pass over them, sorted into
  * insertion order (fewMatches()); one with more counts them, then walks insertion order until its
@@ -168,6 +172,21 @@ class RecentBooks {
   }
 }
 
+/**
+ * The rows whose title key or author key contains `needle` (already folded). A query shorter than
+ * a trigram compares under the "C" collation, which is not the index's (the column's), so the
+ * planner can never answer it from the trigram index, whose every entry it would read; a longer one
+ * is answered from the index. LIKE compares bytes under either collation, so both find the same
+ * rows. The short query's scan of every row was strpos() before: LIKE costs less per row (`xu` at
+ * a million books, one process, 9 runs each: 16% less backend CPU, 22% less time).
+ */
+export function searchCondition(sql: ISql, needle: string) {
+  const pattern = containsPattern(needle);
+  return withoutTrigram(needle)
+    ? sql`(title_key collate "C" like ${pattern} or author_key collate "C" like ${pattern})`
+    : sql`(title_key like ${pattern} or author_key like ${pattern})`;
+}
+
 /** `%needle%` for LIKE, with LIKE's own wildcards and its escape character taken literally. */
 function containsPattern(needle: string): string {
   return `%${needle.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
@@ -235,11 +254,8 @@ export class PostgresBookStore implements BookStore {
   async search(query: string, skip: number, limit: number): Promise<Slice> {
     const needle = searchFold(query);
     return this.run(async (sql) => {
-      const short = [...needle].length < MIN_INDEXED_QUERY;
-      // strpos() is never answered from the trigram index; LIKE with a trigram is.
-      const matches = short
-        ? sql`(strpos(title_key, ${needle}) > 0 or strpos(author_key, ${needle}) > 0)`
-        : sql`(title_key like ${containsPattern(needle)} or author_key like ${containsPattern(needle)})`;
+      const short = withoutTrigram(needle);
+      const matches = searchCondition(sql, needle);
       return sql.begin('isolation level repeatable read read only', async (tx) => {
         // Planned for each execution: a generic plan of `LIKE $1` cannot know that `%xu%` has no
         // trigram and scans the whole trigram index (seconds at a million books). Sent together
@@ -250,8 +266,8 @@ export class PostgresBookStore implements BookStore {
         ]);
         if ((sampled?.total ?? 0) <= SAMPLED_MATCHES_UP_TO) {
           const [, few] = await Promise.all([
-            // A short query reads every row, which the planner does in parallel only if it knows
-            // that few match: strpos() gives it no estimate, and it assumes half the rows match.
+            // A short query reads every row, which the planner does in parallel only if it expects
+            // few to match: LIKE's estimate for a pattern without a trigram can be far off.
             short && tx`set local parallel_setup_cost = 0; set local parallel_tuple_cost = 0`.simple(),
             fewMatches(tx, matches, skip, limit),
             short && tx`set local parallel_setup_cost to default; set local parallel_tuple_cost to default`.simple(),

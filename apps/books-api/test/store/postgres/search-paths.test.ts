@@ -4,6 +4,7 @@ import postgres from 'postgres';
 import { createPrng } from '../../../bench/lib/book-generator.js';
 import { bulkLoadBooks, type BulkBook } from '../../../bench/lib/postgres-bulk-load.js';
 import { createSeededStore } from '../../../src/plugins/app/book-store.js';
+import { searchCondition } from '../../../src/store/postgres/postgres-book-store.js';
 import { freshDatabase, freshPostgresStore } from '../../postgres.js';
 
 /**
@@ -84,5 +85,26 @@ test('searches answer like the memory store around 5,000 matches, past the total
         `page of "${word}" at ${skip}, ${limit}`,
       );
     }
+  }
+});
+
+test('a query shorter than a trigram is never answered from the trigram index, a longer one is', async (t) => {
+  const database = await freshDatabase(t);
+  await freshPostgresStore(t, database);
+  const sql = postgres(database.url, { max: 1, onnotice: () => undefined });
+  t.after(() => sql.end());
+  await bulkLoadBooks(sql, books(), 2_000, { chunk: 2_000 });
+  // With sequential scans priced out, the planner takes any index that can answer the condition:
+  // reading every entry of the trigram index is what a query without a trigram must never do.
+  await sql`set enable_seqscan = off`;
+  const plan = async (needle: string) =>
+    (await sql<{ 'QUERY PLAN': string }[]>`explain select count(*) from books where ${searchCondition(sql, needle)}`)
+      .map((row) => row['QUERY PLAN'])
+      .join('\n');
+  for (const needle of ['a', 'ot', 'жя', '%_']) {
+    assert.doesNotMatch(await plan(needle), /books_search_keys/, `plan of "${needle}"`);
+  }
+  for (const needle of ['otter', 'wolf']) {
+    assert.match(await plan(needle), /books_search_keys/, `plan of "${needle}"`);
   }
 });
