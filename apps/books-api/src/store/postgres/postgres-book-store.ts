@@ -196,7 +196,7 @@ export interface PostgresBookStoreOptions {
   now?: () => Date;
   newId?: () => string;
   /**
-   * Pools for the short reads (get, a page, the count), used in turn; default: the main pool.
+   * Pools for the short reads (get, a page, the count), the least busy first; default: the main pool.
    * See connectPools() in connection.ts for why.
    */
   readers?: readonly Sql[];
@@ -225,7 +225,8 @@ export class PostgresBookStore implements BookStore {
   private readonly recent = new RecentBooks();
   private readonly toBook = (row: BookRow): Book => this.recent.book(row);
   private readonly readers: readonly Sql[];
-  private nextReader = 0;
+  /** Reads sent and not yet answered, per reader pool (see read()). */
+  private readonly readsInFlight: number[];
 
   constructor(
     private readonly sql: Sql,
@@ -234,6 +235,7 @@ export class PostgresBookStore implements BookStore {
     this.now = options.now ?? (() => new Date());
     this.newId = options.newId ?? randomUUID;
     this.readers = options.readers?.length ? options.readers : [sql];
+    this.readsInFlight = this.readers.map(() => 0);
   }
 
   markReady(): void {
@@ -410,14 +412,26 @@ export class PostgresBookStore implements BookStore {
   }
 
   /**
-   * A short read on the next reader pool. Each statement takes its own snapshot, so a read sees
-   * every write that returned before it started, whichever pool wrote it.
+   * A short read on the reader pool with the fewest reads in flight, the first on a tie. Each
+   * statement takes its own snapshot, so a read sees every write that returned before it started,
+   * whichever pool wrote it. Under concurrent reads both connections stay busy, as when they took
+   * turns; reads one at a time all go to one connection, whose backend is then the one that ran
+   * the last read: taking turns cost a get 9 µs at p50 and 20 µs at p90 (0.132 against 0.123 ms
+   * p50 at a million books, 10 x 1 000 gets interleaved).
    */
   private async read<T>(work: (sql: Sql) => Promise<T>): Promise<T> {
     if (!this.ready) throw new StoreUnavailableError();
-    const sql = this.readers[this.nextReader] ?? this.sql;
-    this.nextReader = (this.nextReader + 1) % this.readers.length;
-    return unlessUnavailable(() => work(sql));
+    let reader = 0;
+    for (let index = 1; index < this.readers.length; index++) {
+      if (this.readsInFlight[index]! < this.readsInFlight[reader]!) reader = index;
+    }
+    const sql = this.readers[reader] ?? this.sql;
+    this.readsInFlight[reader]! += 1;
+    try {
+      return await unlessUnavailable(() => work(sql));
+    } finally {
+      this.readsInFlight[reader]! -= 1;
+    }
   }
 }
 

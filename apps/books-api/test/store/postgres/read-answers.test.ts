@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import postgres from 'postgres';
-import { isoTimestamp } from '../../../src/store/postgres/postgres-book-store.js';
+import { isoTimestamp, PostgresBookStore } from '../../../src/store/postgres/postgres-book-store.js';
 import { freshDatabase, freshPostgresStore } from '../../postgres.js';
 
 test('isoTimestamp turns PostgreSQL’s text of a UTC time into the API’s, to the millisecond', () => {
@@ -53,4 +53,35 @@ test('a store whose sessions default to another time zone and date style still a
   const book = await store.create({ title: 'Zoned', author: 'Clock', year: 2020 });
   assert.deepEqual(await store.get(book.id), book);
   assert.deepEqual((await store.list(3, 1)).items, [book]);
+});
+
+test('reads one at a time use one reader connection; concurrent reads use both', async (t) => {
+  const database = await freshDatabase(t);
+  await freshPostgresStore(t, database); // migrated
+  // The store's reader pools, told apart by name in pg_stat_activity.
+  const reader = (name: string) =>
+    postgres(database.url, {
+      max: 1,
+      onnotice: () => undefined,
+      connection: { application_name: name, plan_cache_mode: 'force_generic_plan', DateStyle: 'ISO, MDY' },
+    });
+  const readers = [reader('reader-0'), reader('reader-1')];
+  const main = postgres(database.url, { max: 1, onnotice: () => undefined });
+  t.after(() => Promise.all([main, ...readers].map((sql) => sql.end())));
+  const store = new PostgresBookStore(main, { readers });
+  store.markReady();
+  const readersSeen = async () =>
+    (
+      await main<{ name: string }[]>`
+        select application_name as name from pg_stat_activity
+        where datname = current_database() and application_name like 'reader-%' order by 1`
+    ).map((row) => row.name);
+  const [first] = (await store.list(0, 1)).items;
+  for (let i = 0; i < 10; i++) {
+    assert.equal((await store.get(first!.id))?.id, first!.id);
+    assert.equal((await store.list(i % 3, 1)).total, 3);
+  }
+  assert.deepEqual(await readersSeen(), ['reader-0']);
+  await Promise.all(Array.from({ length: 10 }, () => store.get(first!.id)));
+  assert.deepEqual(await readersSeen(), ['reader-0', 'reader-1']);
 });
