@@ -74,6 +74,24 @@ interface BookRow {
 }
 
 /**
+ * A fragment that never changes, made once per `sql` instance (a pool, or a transaction) and
+ * reused: the driver builds a query object for every fragment written inline, a promise it never
+ * runs. Made once, a get took 25 µs less of node's CPU (81-96 against 55-71 µs a call, store level
+ * at a million books) and a page 22 µs less. The driver only reads a fragment's text and values.
+ */
+function madeOnce(make: (sql: ISql) => PendingQuery<Row[]>): (sql: ISql) => PendingQuery<Row[]> {
+  const made = new WeakMap<ISql, PendingQuery<Row[]>>();
+  return (sql) => {
+    let fragment = made.get(sql);
+    if (fragment === undefined) {
+      fragment = make(sql);
+      made.set(sql, fragment);
+    }
+    return fragment;
+  };
+}
+
+/**
  * The columns of a BookRow, for every statement that reads books. created_at is PostgreSQL's text
  * of the UTC time (`2026-11-23 17:55:52.883`) rather than the timestamptz, which the driver would
  * parse into a Date for toISOString() to format again: about a microsecond a row in node, the
@@ -81,14 +99,12 @@ interface BookRow {
  * without parameters becomes part of the statement's text, so each statement stays one prepared
  * statement.
  */
-function bookColumns(sql: ISql) {
-  return sql`id, title, author, year, (created_at at time zone 'UTC')::text as created_at`;
-}
+const bookColumns = madeOnce(
+  (sql) => sql`id, title, author, year, (created_at at time zone 'UTC')::text as created_at`,
+);
 
 /** The shard of the block counts that this session writes (see the comment at the top): never 0. */
-function sessionShard(sql: ISql) {
-  return sql`1 + pg_backend_pid() % 32749`;
-}
+const sessionShard = madeOnce((sql) => sql`1 + pg_backend_pid() % 32749`);
 
 /**
  * Rows `(grp, live)` whose `live` sum to the exact total, and by `grp` to each group's count: the
@@ -97,12 +113,12 @@ function sessionShard(sql: ISql) {
  * and the shard rows, where the block rows are about a thousand. `live::int4` keeps the sums in
  * integers (a bigint's sum is a numeric, several times slower); a group holds at most 2^15 books.
  */
-function countRows(sql: ISql) {
-  return sql`
+const countRows = madeOnce(
+  (sql) => sql`
     select grp, live::int4 as live from book_group_counts
     union all
-    select block >> ${GROUP_BITS}, live::int4 from book_block_counts where shard <> 0`;
-}
+    select block >> ${GROUP_BITS}, live::int4 from book_block_counts where shard <> 0`,
+);
 
 /**
  * `2026-11-23T17:55:52.883Z` from PostgreSQL's `2026-11-23 17:55:52.883` (DateStyle ISO, set for
