@@ -4,6 +4,7 @@ import type { BookCreate, BookUpdate } from '../../schemas/book.js';
 import { StoreUnavailableError, UnstorableTextError, type Book, type BookStore, type Slice } from '../book-store.js';
 import { searchFold } from '../search-fold.js';
 import { errorCode, UNIQUE_VIOLATION, unlessUnavailable } from './database-errors.js';
+import { SnapshotPageCache, snapshotKeySql } from './snapshot-page-cache.js';
 
 /*
  * The shard of a block's live count (see migrations/0001_books.sql) that a write changes is
@@ -102,6 +103,9 @@ function madeOnce(make: (sql: ISql) => PendingQuery<Row[]>): (sql: ISql) => Pend
 const bookColumns = madeOnce(
   (sql) => sql`id, title, author, year, (created_at at time zone 'UTC')::text as created_at`,
 );
+
+/** The key a page is cached under: see snapshot-page-cache.ts. */
+const snapshotKey = madeOnce(snapshotKeySql);
 
 /** The shard of the block counts that this session writes (see the comment at the top): never 0. */
 const sessionShard = madeOnce((sql) => sql`1 + pg_backend_pid() % 32749`);
@@ -240,6 +244,7 @@ export class PostgresBookStore implements BookStore {
   private readonly newId: () => string;
   private readonly recent = new RecentBooks();
   private readonly toBook = (row: BookRow): Book => this.recent.book(row);
+  private readonly pages = new SnapshotPageCache();
   private readonly readers: readonly Sql[];
   /** Reads sent and not yet answered, per reader pool (see read()). */
   private readonly readsInFlight: number[];
@@ -263,10 +268,23 @@ export class PostgresBookStore implements BookStore {
     return this.ready;
   }
 
+  /**
+   * A page read before is answered again, the same Slice, when the database's snapshot is still
+   * the one its statement ran with (snapshot-page-cache.ts); that costs a statement that reads no
+   * table instead of the page's. A page not read before costs no more than without the cache.
+   */
   async list(skip: number, limit: number): Promise<Slice> {
-    return this.read(async (sql) =>
-      pageOf(skip < WALK_SKIP_BELOW ? await nearPage(sql, skip, limit) : await farPage(sql, skip, limit), this.toBook),
-    );
+    return this.read(async (sql) => {
+      const cached = this.pages.get(skip, limit);
+      if (cached !== undefined) {
+        const [now] = await sql<{ snapshot: string | null }[]>`select ${snapshotKey(sql)} as snapshot`;
+        if (now?.snapshot === cached.snapshot) return cached.page;
+      }
+      const rows = await pageRows(sql, skip, limit);
+      const page = pageOf(rows, this.toBook);
+      this.pages.set(skip, limit, rows[0]?.snapshot ?? null, page);
+      return page;
+    });
   }
 
   async search(query: string, skip: number, limit: number): Promise<Slice> {
@@ -366,7 +384,9 @@ export class PostgresBookStore implements BookStore {
     for (let attempt = 0; attempt < 3; attempt++) {
       const total = await this.count();
       if (total === 0) return undefined;
-      const [book] = (await this.list(randomInt(total), 1)).items;
+      // Not through list(): random pages would crowd the cached ones out.
+      const [row] = await this.read((sql) => pageRows(sql, randomInt(total), 1));
+      const book = row && pageOf([row], this.toBook).items[0];
       if (book) return book;
     }
     return undefined;
@@ -468,14 +488,21 @@ export async function rebuildBlockCounts(sql: Sql): Promise<void> {
   });
 }
 
+/** A page, its total and its statement's snapshot key, from the statement that suits its position. */
+function pageRows(sql: Sql, skip: number, limit: number) {
+  return skip < WALK_SKIP_BELOW ? nearPage(sql, skip, limit) : farPage(sql, skip, limit);
+}
+
 /**
  * A page near the start, and the total, in one statement (one snapshot): the total is the sum of
  * countRows(); the page walks the primary key past `skip` books.
  */
 function nearPage(sql: Sql, skip: number, limit: number) {
   return sql<PageRow[]>`
-    select total.total, page.id, page.title, page.author, page.year, page.created_at
-    from (select coalesce(sum(live), 0)::int4 as total from (${countRows(sql)}) counts) total
+    select total.total, total.snapshot, page.id, page.title, page.author, page.year, page.created_at
+    from (
+      select coalesce(sum(live), 0)::int4 as total, ${snapshotKey(sql)} as snapshot from (${countRows(sql)}) counts
+    ) total
     left join lateral (
       select seq, ${bookColumns(sql)} from books order by seq offset ${skip}::int8 limit ${limit}
     ) page on true
@@ -510,8 +537,8 @@ function farPage(sql: Sql, skip: number, limit: number) {
       ) running
       where running.upto > start_group.offset_in_group order by running.block limit 1
     )
-    select total.total, page.id, page.title, page.author, page.year, page.created_at
-    from (select coalesce(sum(live), 0)::int4 as total from groups) total
+    select total.total, total.snapshot, page.id, page.title, page.author, page.year, page.created_at
+    from (select coalesce(sum(live), 0)::int4 as total, ${snapshotKey(sql)} as snapshot from groups) total
     left join lateral (
       select b.seq, b.id, b.title, b.author, b.year, b.created_at
       from start_block, lateral (
@@ -569,7 +596,8 @@ function manyMatches(sql: ISql, matches: PendingQuery<Row[]>, skip: number, limi
     order by page.seq`;
 }
 
-type PageRow = Partial<BookRow> & { total: number };
+/** `snapshot`: the list statements' snapshot key (snapshot-page-cache.ts); search's have none. */
+type PageRow = Partial<BookRow> & { total: number; snapshot?: string | null };
 
 function pageOf(rows: readonly PageRow[], toBook: (row: BookRow) => Book): Slice {
   const items: Book[] = [];
