@@ -270,17 +270,17 @@ export class PostgresBookStore implements BookStore {
 
   /**
    * A page read before is answered again, the same Slice, when the database's snapshot is still
-   * the one its statement ran with (snapshot-page-cache.ts); that costs a statement that reads no
-   * table instead of the page's. A page not read before costs no more than without the cache.
+   * the one its statement ran with (snapshot-page-cache.ts). The page statement is sent with that
+   * snapshot's key and reads no book when its own snapshot has the same key, so a page costs one
+   * statement whether it changed or not.
    */
   async list(skip: number, limit: number): Promise<Slice> {
     return this.read(async (sql) => {
       const cached = this.pages.get(skip, limit);
-      if (cached !== undefined) {
-        const [now] = await sql<{ snapshot: string | null }[]>`select ${snapshotKey(sql)} as snapshot`;
-        if (now?.snapshot === cached.snapshot) return cached.page;
-      }
-      const rows = await pageRows(sql, skip, limit);
+      // '' when none is kept: no key equals it, and a null key (no caching) is distinct from it.
+      const rows = await pageRows(sql, skip, limit, cached?.snapshot ?? '');
+      // `cached` is this request's entry, whatever another request kept meanwhile.
+      if (cached !== undefined && rows[0]?.snapshot === cached.snapshot) return cached.page;
       const page = pageOf(rows, this.toBook);
       this.pages.set(skip, limit, rows[0]?.snapshot ?? null, page);
       return page;
@@ -488,23 +488,28 @@ export async function rebuildBlockCounts(sql: Sql): Promise<void> {
   });
 }
 
-/** A page, its total and its statement's snapshot key, from the statement that suits its position. */
-function pageRows(sql: Sql, skip: number, limit: number) {
-  return skip < WALK_SKIP_BELOW ? nearPage(sql, skip, limit) : farPage(sql, skip, limit);
+/**
+ * A page, its total and its statement's snapshot key, from the statement that suits its position;
+ * the total and the key alone when the key is `known` (the page read under it is kept).
+ */
+function pageRows(sql: Sql, skip: number, limit: number, known = '') {
+  return skip < WALK_SKIP_BELOW ? nearPage(sql, skip, limit, known) : farPage(sql, skip, limit, known);
 }
 
 /**
  * A page near the start, and the total, in one statement (one snapshot): the total is the sum of
  * countRows(); the page walks the primary key past `skip` books.
  */
-function nearPage(sql: Sql, skip: number, limit: number) {
+function nearPage(sql: Sql, skip: number, limit: number, known: string) {
   return sql<PageRow[]>`
     select total.total, total.snapshot, page.id, page.title, page.author, page.year, page.created_at
     from (
       select coalesce(sum(live), 0)::int4 as total, ${snapshotKey(sql)} as snapshot from (${countRows(sql)}) counts
     ) total
     left join lateral (
-      select seq, ${bookColumns(sql)} from books order by seq offset ${skip}::int8 limit ${limit}
+      select seq, ${bookColumns(sql)} from books
+      where total.snapshot is distinct from ${known}::text
+      order by seq offset ${skip}::int8 limit ${limit}
     ) page on true
     order by page.seq`;
 }
@@ -517,7 +522,7 @@ function nearPage(sql: Sql, skip: number, limit: number) {
  * the blocks of the one group that holds the position. The page is then read from the primary key,
  * at most a block of index entries past the block's first book.
  */
-function farPage(sql: Sql, skip: number, limit: number) {
+function farPage(sql: Sql, skip: number, limit: number, known: string) {
   return sql<PageRow[]>`
     with groups as (
       select grp, sum(live)::int4 as live from (${countRows(sql)}) counts group by 1
@@ -546,6 +551,9 @@ function farPage(sql: Sql, skip: number, limit: number) {
         where seq >= start_block.block << ${BLOCK_BITS}
         order by seq offset start_block.offset_in_block limit ${limit}
       ) b
+      -- OFFSET 0 keeps this a subquery of its own, where the condition is checked once, before the
+      -- block is looked for; merged into the outer join it would be checked after.
+      where total.snapshot is distinct from ${known}::text offset 0
     ) page on true
     order by page.seq`;
 }

@@ -30,8 +30,8 @@ export const snapshotKeySql = (sql: ISql): PendingQuery<Row[]> => sql`
     then pg_postmaster_start_time()::text || ' ' || pg_current_snapshot()::text end`;
 
 interface CachedPage {
-  snapshot: string;
-  page: Slice;
+  readonly snapshot: string;
+  readonly page: Slice;
 }
 
 /**
@@ -58,10 +58,10 @@ export class SnapshotPageCache {
       if (bySkip?.delete(skip)) this.#size -= 1;
       return;
     }
-    const known = bySkip?.get(skip);
-    if (known !== undefined) {
-      known.snapshot = snapshot;
-      known.page = page;
+    // A new entry rather than the old one changed: a reader holding the old one across an await
+    // keeps a snapshot and page that belong together.
+    if (bySkip?.has(skip)) {
+      bySkip.set(skip, { snapshot, page });
       return;
     }
     // Many different pages (a crawl): start over rather than grow.
