@@ -45,6 +45,8 @@ async function freshPage(sql: postgres.Sql, skip: number, limit: number) {
   };
 }
 
+type FreshPage = Awaited<ReturnType<typeof freshPage>>;
+
 const shape = (page: Slice) => ({ total: page.total, items: page.items.map(({ id, title }) => ({ id, title })) });
 
 test('a page read again while nothing changed is the same object, one statement that reads no book', async (t) => {
