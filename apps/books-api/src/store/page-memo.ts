@@ -1,35 +1,46 @@
 import type { Slice } from './book-store.js';
 
-/** Pages kept between two writes; a write forgets them all. About a megabyte at most. */
+/** Pages kept at most; about a megabyte of books. */
 const MAX_PAGES = 256;
 
 /**
- * The pages a store answered since its last write, by skip and limit, so a page read again
- * before anything changed is the same Slice object: its JSON is then cached with it
- * (serialization/book-json.ts), and a repeated read costs a lookup instead of building and
- * encoding the page again, about a tenth of the list route's CPU. The store calls clear() on
- * every write, so a page handed out is never older than the store. A Slice handed out is
- * shared: nobody may change it.
+ * Pages a store answered, by skip and limit, so a page read again while nothing changed is the
+ * same Slice object: its JSON is then cached with it (serialization/book-json.ts), and a repeated
+ * read costs a lookup instead of building and encoding the page again, about a tenth of the list
+ * route's CPU. The store decides when a page is still valid: the memory store clears the memo on
+ * every write; the PostgreSQL store keeps each page with the database snapshot it was read under
+ * (postgres/snapshot-page-cache.ts). A Slice handed out is shared: nobody may change it.
  */
-export class PageMemo {
+export class PageMemo<T = Slice> {
   /** By limit (1–100), then by skip. */
-  readonly #byLimit = new Map<number, Map<number, Slice>>();
+  readonly #byLimit = new Map<number, Map<number, T>>();
   #size = 0;
 
-  get(skip: number, limit: number): Slice | undefined {
+  get(skip: number, limit: number): T | undefined {
     return this.#byLimit.get(limit)?.get(skip);
   }
 
-  set(skip: number, limit: number, page: Slice): void {
-    // Many different pages between two writes (a crawl): start over rather than grow.
-    if (this.#size >= MAX_PAGES) this.clear();
+  set(skip: number, limit: number, page: T): void {
     let bySkip = this.#byLimit.get(limit);
+    if (bySkip?.has(skip)) {
+      bySkip.set(skip, page);
+      return;
+    }
+    // Many different pages (a crawl): start over rather than grow.
+    if (this.#size >= MAX_PAGES) {
+      this.clear();
+      bySkip = undefined;
+    }
     if (bySkip === undefined) {
       bySkip = new Map();
       this.#byLimit.set(limit, bySkip);
     }
     bySkip.set(skip, page);
     this.#size += 1;
+  }
+
+  delete(skip: number, limit: number): void {
+    if (this.#byLimit.get(limit)?.delete(skip)) this.#size -= 1;
   }
 
   clear(): void {

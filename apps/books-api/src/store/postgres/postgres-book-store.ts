@@ -28,9 +28,11 @@ const BLOCK_SIZE = 1 << BLOCK_BITS;
  */
 const MIN_INDEXED_QUERY = 3;
 
+/** Whether a folded needle is too short for the trigram index (counted in code points). */
 function withoutTrigram(needle: string): boolean {
   return [...needle].length < MIN_INDEXED_QUERY;
 }
+
 /**
  * A search with at most this many matches is answered from one pass over them, sorted into
  * insertion order (fewMatches()); one with more counts them, then walks insertion order until its

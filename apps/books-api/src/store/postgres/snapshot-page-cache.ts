@@ -1,8 +1,6 @@
 import type { ISql, PendingQuery, Row } from 'postgres';
 import type { Slice } from '../book-store.js';
-
-/** Pages kept, by skip and limit; about a megabyte at most, as the memory store's PageMemo. */
-const MAX_PAGES = 256;
+import { PageMemo } from '../page-memo.js';
 
 /**
  * The database's MVCC snapshot as text, the key a page is cached under; null when no page may be
@@ -43,38 +41,17 @@ interface CachedPage {
  * handed out is shared: nobody may change it.
  */
 export class SnapshotPageCache {
-  /** By limit, then by skip. */
-  readonly #byLimit = new Map<number, Map<number, CachedPage>>();
-  #size = 0;
+  readonly #pages = new PageMemo<CachedPage>();
 
   get(skip: number, limit: number): CachedPage | undefined {
-    return this.#byLimit.get(limit)?.get(skip);
+    return this.#pages.get(skip, limit);
   }
 
   /** Keeps `page`, read by a statement whose snapshot key was `snapshot` (null: forgets the page). */
   set(skip: number, limit: number, snapshot: string | null, page: Slice): void {
-    let bySkip = this.#byLimit.get(limit);
-    if (snapshot === null) {
-      if (bySkip?.delete(skip)) this.#size -= 1;
-      return;
-    }
     // A new entry rather than the old one changed: a reader holding the old one across an await
     // keeps a snapshot and page that belong together.
-    if (bySkip?.has(skip)) {
-      bySkip.set(skip, { snapshot, page });
-      return;
-    }
-    // Many different pages (a crawl): start over rather than grow.
-    if (this.#size >= MAX_PAGES) {
-      this.#byLimit.clear();
-      this.#size = 0;
-      bySkip = undefined;
-    }
-    if (bySkip === undefined) {
-      bySkip = new Map();
-      this.#byLimit.set(limit, bySkip);
-    }
-    bySkip.set(skip, { snapshot, page });
-    this.#size += 1;
+    if (snapshot === null) this.#pages.delete(skip, limit);
+    else this.#pages.set(skip, limit, { snapshot, page });
   }
 }
