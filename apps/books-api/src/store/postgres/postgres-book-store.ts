@@ -5,7 +5,7 @@ import { StoreUnavailableError, UnstorableTextError, type Book, type BookStore, 
 import { searchFold } from '../search-fold.js';
 import { parseUuid } from '../../validation/uuid.js';
 import { errorCode, UNIQUE_VIOLATION, unlessUnavailable } from './database-errors.js';
-import { GetBatcher } from './get-batcher.js';
+import { ReadCoalescer } from './read-coalescer.js';
 import { SnapshotPageCache, snapshotKeySql } from './snapshot-page-cache.js';
 
 /*
@@ -109,7 +109,7 @@ const bookColumns = madeOnce(
 );
 
 /**
- * Concurrent gets share statements (get-batcher.ts): one get statement in flight per reader pool
+ * Concurrent gets share statements (read-coalescer.ts): one get statement in flight per reader pool
  * (at least two), and at most GET_BATCH distinct ids in one. Measured at 50 and 200 concurrent
  * callers (docs/performance.md, "Concurrent gets in one statement"): two statements in flight per
  * reader answered no faster and cost more CPU per get (smaller batches); batches of 16 cost
@@ -118,6 +118,20 @@ const bookColumns = madeOnce(
 const GET_STATEMENTS_PER_READER = 1;
 const MIN_GET_STATEMENTS = 2;
 const GET_BATCH = 64;
+/**
+ * Concurrent reads of one page (skip and limit) share statements (read-coalescer.ts): one page
+ * statement in flight per page, and every request for it that arrives meanwhile is answered by the
+ * next one. Different pages each have their own, sent at once, as before. Measured in
+ * docs/performance.md, "Concurrent reads of a page in one statement".
+ */
+const PAGE_STATEMENTS = 1;
+
+interface PageQuery {
+  skip: number;
+  limit: number;
+}
+
+const pageKey = ({ skip, limit }: PageQuery): string => `${skip} ${limit}`;
 
 /** The key a page is cached under: see snapshot-page-cache.ts. */
 const snapshotKey = madeOnce(snapshotKeySql);
@@ -264,7 +278,9 @@ export class PostgresBookStore implements BookStore {
   /** Reads sent and not yet answered, per reader pool (see read()). */
   private readonly readsInFlight: number[];
   /** Concurrent gets, sent together (see get()). */
-  private readonly gets: GetBatcher<Book>;
+  private readonly gets: ReadCoalescer<string, Book | undefined>;
+  /** Concurrent reads of the same page, answered by one statement (see list()). */
+  private readonly pageReads: ReadCoalescer<PageQuery, Slice>;
 
   constructor(
     private readonly sql: Sql,
@@ -274,9 +290,16 @@ export class PostgresBookStore implements BookStore {
     this.newId = options.newId ?? randomUUID;
     this.readers = options.readers?.length ? options.readers : [sql];
     this.readsInFlight = this.readers.map(() => 0);
-    this.gets = new GetBatcher((ids) => this.getMany(ids), {
+    this.gets = new ReadCoalescer((ids) => this.getMany(ids), {
       statements: Math.max(MIN_GET_STATEMENTS, this.readers.length * GET_STATEMENTS_PER_READER),
       batch: GET_BATCH,
+      key: (id) => id,
+    });
+    this.pageReads = new ReadCoalescer(async ([page]) => [await this.readPage(page!)], {
+      statements: PAGE_STATEMENTS,
+      batch: 1,
+      key: pageKey,
+      lane: pageKey,
     });
   }
 
@@ -290,12 +313,22 @@ export class PostgresBookStore implements BookStore {
   }
 
   /**
+   * Alone, one statement as before; while a statement for the same page is in flight, with the
+   * requests for that page that arrive meanwhile, in the next statement for it (read-coalescer.ts,
+   * which says why a page is still never older than its request).
+   */
+  async list(skip: number, limit: number): Promise<Slice> {
+    if (!this.ready) throw new StoreUnavailableError();
+    return this.pageReads.read({ skip, limit });
+  }
+
+  /**
    * A page read before is answered again, the same Slice, when the database's snapshot is still
    * the one its statement ran with (snapshot-page-cache.ts). The page statement is sent with that
    * snapshot's key and reads no book when its own snapshot has the same key, so a page costs one
    * statement whether it changed or not.
    */
-  async list(skip: number, limit: number): Promise<Slice> {
+  private readPage({ skip, limit }: PageQuery): Promise<Slice> {
     return this.read(async (sql) => {
       const cached = this.pages.get(skip, limit);
       // '' when none is kept: no key equals it, and a null key (no caching) is distinct from it.
@@ -338,8 +371,8 @@ export class PostgresBookStore implements BookStore {
 
   /**
    * Alone, one statement as before; while other gets are in flight, with those that arrive
-   * meanwhile in one statement (get-batcher.ts, which says why a get is still never older than
-   * its request).
+   * meanwhile in one statement (read-coalescer.ts, which says why a get is still never older
+   * than its request).
    */
   async get(id: string): Promise<Book | undefined> {
     if (!this.ready) throw new StoreUnavailableError();
@@ -347,7 +380,7 @@ export class PostgresBookStore implements BookStore {
     // and must not reach a statement, where it would fail every get batched with it.
     const uuid = parseUuid(id);
     if (!uuid.ok) return undefined;
-    return this.gets.get(uuid.value);
+    return this.gets.read(uuid.value);
   }
 
   /**
