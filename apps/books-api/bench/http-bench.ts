@@ -345,6 +345,10 @@ async function main(): Promise<void> {
 
   if (!options.skipBuild) buildIfNeeded(APP_DIR);
   const pinned = pinningAvailable();
+  const measuresBaseline = !options.sustained && options.compare === undefined;
+  // The throwaway cluster first: its processes inherit this process's CPUs, and pinned to the load
+  // generator's CPU they ran every statement on that one CPU.
+  const database = measuresBaseline && options.store === 'postgres' ? await startBenchPostgres() : undefined;
   if (pinned) pinProcess(process.pid, LOADGEN_CPU);
   if (options.sustained) {
     await runSustained({ ...options, pinned });
@@ -354,7 +358,6 @@ async function main(): Promise<void> {
     await runComparison({ ...options, ref: options.compare, pinned });
     return;
   }
-  const database = options.store === 'postgres' ? await startBenchPostgres() : undefined;
   console.log(
     `Books API (${options.store} store) vs node:http baseline: ${options.routes.map((r) => r.name).join(', ')}; ` +
       `${options.rounds} round(s) x ${options.duration} s, ${options.connections} connections; ` +

@@ -514,8 +514,10 @@ async function main(): Promise<void> {
 
   if (!options.skipBuild) buildIfNeeded(APP_DIR);
   const pinned = pinningAvailable();
-  if (pinned) pinProcess(process.pid, LOADGEN_CPU);
+  // The throwaway cluster first: its processes inherit this process's CPUs, and pinned to the load
+  // generator's CPU they ran every statement, parallel workers included, on that one CPU.
   const database = options.store === 'postgres' ? await startBenchPostgres() : undefined;
+  if (pinned) pinProcess(process.pid, LOADGEN_CPU);
   try {
     console.log(
       `Books API (${options.store} store) at ${options.sizes.join(', ')} books; ${options.connections} connection(s), ${options.duration} s per probe; ` +
