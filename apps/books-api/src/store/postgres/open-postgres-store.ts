@@ -67,6 +67,7 @@ export function openPostgresStore(
     async close() {
       closed = true;
       wake?.();
+      await store.stopBackgroundWork();
       await Promise.all([sql, ...readers].map((pool) => pool.end({ timeout: 5 })));
     },
   };

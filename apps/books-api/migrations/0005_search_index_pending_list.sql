@@ -1,0 +1,13 @@
+-- The search index takes new entries into its pending list (fastupdate) again, and the service
+-- moves them into the index proper in the background, several books at a time
+-- (src/store/postgres/pending-list-cleaner.ts). Inserting a book's trigrams straight into the index
+-- (fastupdate off, 0001) re-encodes a posting list per trigram: at a million books, 0.27 ms of the
+-- 0.28 ms an insert took in the database. Moved in batches, each posting list is re-encoded once per
+-- batch (docs/performance.md, "The search index's pending list").
+--
+-- A search also reads the pending list, which was why 0001 turned it off: at the default limit of
+-- 4 MB it made selective searches several times slower after a burst of writes. The limit here
+-- bounds that read to 256 kB; the cleaner keeps the list far shorter while the service writes.
+-- Past the limit, the write that finds the list too long moves it itself unless a move is already
+-- under way (ginfast.c, ginInsertCleanup): writers never wait for one another's moves.
+ALTER INDEX books_search_keys SET (fastupdate = on, gin_pending_list_limit = 256);
