@@ -28,8 +28,12 @@ function storeWithReaders(t: TestContext, database: DatabaseSettings) {
   const sent = { statements: 0 };
   const counted = { ...options, max: 1, debug: () => (sent.statements += 1) };
   const readers = [postgres(database.url, counted), postgres(database.url, counted)];
-  t.after(() => Promise.all([main, ...readers].map((pool) => pool.end())));
   const store = new PostgresBookStore(main, { readers });
+  // The store's background work first: a move of the search index's entries must not outlive its pool.
+  t.after(async () => {
+    await store.stopBackgroundWork();
+    await Promise.all([main, ...readers].map((pool) => pool.end()));
+  });
   store.markReady();
   const commits = async () => {
     await Promise.all([main, ...readers].map((pool) => pool`select pg_stat_force_next_flush()`));

@@ -67,8 +67,11 @@ test('reads one at a time use one reader connection; concurrent reads use both',
     });
   const readers = [reader('reader-0'), reader('reader-1')];
   const main = postgres(database.url, { max: 1, onnotice: () => undefined });
-  t.after(() => Promise.all([main, ...readers].map((sql) => sql.end())));
   const store = new PostgresBookStore(main, { readers });
+  t.after(async () => {
+    await store.stopBackgroundWork();
+    await Promise.all([main, ...readers].map((sql) => sql.end()));
+  });
   store.markReady();
   const readersSeen = async () =>
     (

@@ -115,10 +115,12 @@ test('a store that cannot move the entries still answers every write and search'
   const url = new URL(database.url);
   url.username = role;
   const writer = postgres(url.toString(), { max: 2, onnotice: () => undefined });
-  t.after(() => writer.end());
   const store = new PostgresBookStore(writer);
   store.markReady();
-  t.after(() => store.stopBackgroundWork());
+  t.after(async () => {
+    await store.stopBackgroundWork();
+    await writer.end();
+  });
   for (let index = 0; index < 5; index++) await store.create(book(index));
   await store.pendingEntriesMoved();
   assert.equal((await store.search('quokka', 0, 10)).total, 5);

@@ -18,8 +18,11 @@ function countingStore(t: TestContext, database: DatabaseSettings) {
   const options = { onnotice: () => undefined, connection: { plan_cache_mode: 'force_generic_plan' } } as const;
   const main = postgres(database.url, { ...options, max: 1 });
   const reader = postgres(database.url, { ...options, max: 1, debug: () => (counted.statements += 1) });
-  t.after(() => Promise.all([main.end(), reader.end()]));
   const store = new PostgresBookStore(main, { readers: [reader] });
+  t.after(async () => {
+    await store.stopBackgroundWork();
+    await Promise.all([main.end(), reader.end()]);
+  });
   store.markReady();
   const booksScans = async () => {
     await reader`select pg_stat_force_next_flush()`;
