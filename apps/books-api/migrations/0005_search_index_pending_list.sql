@@ -1,7 +1,7 @@
 -- The search index takes new entries into its pending list (fastupdate) again, and the service
 -- moves them into the index proper in the background, several books at a time
 -- (src/store/postgres/pending-list-cleaner.ts). Inserting a book's trigrams straight into the index
--- (fastupdate off, 0001) re-encodes a posting list per trigram: at a million books, 0.27 ms of the
+-- (fastupdate off, 0001) re-encodes a posting list per trigram: at a million books, 0.26 ms of the
 -- 0.28 ms an insert took in the database. Moved in batches, each posting list is re-encoded once per
 -- batch (docs/performance.md, "The search index's pending list").
 --

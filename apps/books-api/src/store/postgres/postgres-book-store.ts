@@ -137,8 +137,8 @@ const pageKey = ({ skip, limit }: PageQuery): string => `${skip} ${limit}`;
 /**
  * How long after a write the search index's pending entries are moved into the index proper
  * (pending-list-cleaner.ts): the writes of that while share one move. At a million books, a book's
- * entries inserted straight into the index took 0.27 ms of the database's time; moved about forty
- * at a time, 0.12 ms a book (docs/performance.md, "The search index's pending list").
+ * entries inserted straight into the index took 0.26 ms of the database's time; moved about forty
+ * at a time, about 0.17 ms a book (docs/performance.md, "The search index's pending list").
  */
 const PENDING_LIST_DELAY_MS = 50;
 /**
