@@ -296,7 +296,7 @@ export class PostgresBookStore implements BookStore {
   private readonly gets: ReadCoalescer<string, Book | undefined>;
   /** Concurrent reads of the same page, answered by one statement (see list()). */
   private readonly pageReads: ReadCoalescer<PageQuery, Slice>;
-  /** Moves what creates and updates add to the search index's pending list (see noteIndexWrite()). */
+  /** Moves what creates and updates add to the search index's pending list (see movePendingEntries()). */
   private readonly pendingList: PendingListCleaner;
 
   constructor(
