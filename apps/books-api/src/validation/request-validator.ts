@@ -1,15 +1,25 @@
-import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import addFormats from 'ajv-formats';
 import { RequestValidationError, unsupportedMediaType, type ValidationIssue } from '../errors.js';
 import { isJsonMediaType } from './json-body.js';
 import { issueFromAjvError, issues } from './pydantic-issues.js';
 import { parseBooleanText, parseIntegerText, parseNumberText } from './text-values.js';
 import { parseUuid } from './uuid.js';
+import { textFastPath, type TextFastPath } from './text-fast-path.js';
 
 /**
  * Validates the path, the query and the body of a request together and reports every
  * invalid field at once in Pydantic v2's shape (Fastify's own validation stops at the
  * first failing part). Compiled once per route from the route's JSON schemas.
  */
+
+/** The Ajv every route's validator is compiled with. */
+export function createRequestAjv(): Ajv {
+  // Strict types (no coercion): a body's year must be a JSON integer. Lengths count code points.
+  const ajv = new Ajv({ allErrors: true, strict: false, coerceTypes: false, useDefaults: false });
+  addFormats.default(ajv);
+  return ajv;
+}
 
 type JsonSchema = Record<string, unknown> & {
   type?: unknown;
@@ -27,20 +37,26 @@ export interface RouteSchemas {
   consumes?: readonly string[];
 }
 
-export interface RequestParts {
-  params: unknown;
-  query: unknown;
-  body: unknown;
-  contentType: string | undefined;
-}
-
 /** The parts to replace on the request: parsed, defaults applied, ids normalised. */
 export interface ValidatedParts {
   params?: Record<string, unknown>;
   query?: Record<string, unknown>;
 }
 
-export type RequestValidator = (parts: RequestParts) => ValidatedParts;
+/** The parts as Fastify has them: parameters rather than an object, to spare one per request. */
+export type RequestValidator = (
+  params: unknown,
+  query: unknown,
+  body: unknown,
+  contentType: string | undefined,
+) => ValidatedParts;
+
+export interface CompileOptions {
+  /** Replaces a `$ref` schema by the schema it names. */
+  resolve?: (schema: unknown) => unknown;
+  /** false: every value takes the general path (a test holds the shortcuts to it). */
+  fastPaths?: boolean;
+}
 
 type TextLocation = 'path' | 'query';
 
@@ -49,29 +65,31 @@ interface TextField {
   schema: JsonSchema;
   required: boolean;
   check: ValidateFunction;
+  /** Set where the parser alone can prove a value valid (see text-fast-path.ts). */
+  fast: TextFastPath | undefined;
 }
 
 export function compileRequestValidator(
   ajv: Ajv,
   schemas: RouteSchemas,
-  resolve: (schema: unknown) => unknown = (schema) => schema,
+  { resolve = (schema) => schema, fastPaths = true }: CompileOptions = {},
 ): RequestValidator | undefined {
-  const params = textFields(ajv, resolve(schemas.params));
-  const query = textFields(ajv, resolve(schemas.querystring));
+  const params = textFields(ajv, resolve(schemas.params), fastPaths);
+  const query = textFields(ajv, resolve(schemas.querystring), fastPaths);
   const bodySchema = resolve(schemas.body) as JsonSchema | undefined;
   const body = bodySchema === undefined ? undefined : compileBody(ajv, bodySchema);
   const consumes = schemas.consumes ?? ['application/json'];
   if (params === undefined && query === undefined && body === undefined) return undefined;
 
-  return (parts) => {
-    if (body !== undefined && parts.contentType !== undefined && !accepts(consumes, parts.contentType)) {
-      throw unsupportedMediaType(parts.contentType, consumes);
+  return (rawParams, rawQuery, rawBody, contentType) => {
+    if (body !== undefined && contentType !== undefined && !accepts(consumes, contentType)) {
+      throw unsupportedMediaType(contentType, consumes);
     }
     const found: ValidationIssue[] = [];
     const result: ValidatedParts = {};
-    if (params !== undefined) result.params = validateText('path', params, parts.params, found);
-    if (query !== undefined) result.query = validateText('query', query, parts.query, found);
-    if (body !== undefined) body(parts.body, found);
+    if (params !== undefined) result.params = validateText('path', params, rawParams, found);
+    if (query !== undefined) result.query = validateText('query', query, rawQuery, found);
+    if (body !== undefined) body(rawBody, found);
     if (found.length > 0) throw new RequestValidationError(found);
     return result;
   };
@@ -89,7 +107,7 @@ function withoutId(schema: JsonSchema): JsonSchema {
   return rest;
 }
 
-function textFields(ajv: Ajv, schema: unknown): TextField[] | undefined {
+function textFields(ajv: Ajv, schema: unknown, fastPaths: boolean): TextField[] | undefined {
   const object = schema as JsonSchema | undefined;
   if (object?.properties === undefined) return undefined;
   const required = new Set(object.required ?? []);
@@ -98,6 +116,7 @@ function textFields(ajv: Ajv, schema: unknown): TextField[] | undefined {
     schema: property,
     required: required.has(name) && !('default' in property),
     check: ajv.compile(withoutId(property)),
+    fast: fastPaths ? textFastPath(property) : undefined,
   }));
 }
 
@@ -111,16 +130,23 @@ function validateText(
   const source = (raw ?? {}) as Record<string, unknown>;
   const values: Record<string, unknown> = {};
   for (const field of fields) {
-    const loc = [location, field.name];
     const rawValue = source[field.name];
     // A repeated query parameter: the last one wins, as in FastAPI.
     // Path and query values arrive as text from the router and the query-string parser.
     const text = (Array.isArray(rawValue) ? (rawValue as unknown[]).at(-1) : rawValue) as string | undefined;
     if (text === undefined) {
       if ('default' in field.schema) values[field.name] = field.schema.default;
-      else if (field.required) found.push(issues.missing(loc, null));
+      else if (field.required) found.push(issues.missing([location, field.name], null));
       continue;
     }
+    if (field.fast !== undefined && typeof text === 'string') {
+      const value = field.fast(text);
+      if (value !== undefined) {
+        values[field.name] = value;
+        continue;
+      }
+    }
+    const loc = [location, field.name];
     const parsed = parseText(field.schema, text, loc);
     if ('issue' in parsed) {
       found.push(parsed.issue);

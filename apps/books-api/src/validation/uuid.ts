@@ -19,6 +19,16 @@ export function parseUuid(text: string): UuidParseResult {
   return CANONICAL_UUID.test(text) ? { ok: true, value: text } : parseAnyUuidForm(text);
 }
 
+/**
+ * The normalised id, or undefined where parseUuid gives a reason. A canonical id, which is
+ * what nearly every request sends, costs one regular expression test and no allocation.
+ */
+export function normalisedUuid(text: string): string | undefined {
+  if (CANONICAL_UUID.test(text)) return text;
+  const result = parseAnyUuidForm(text);
+  return result.ok ? result.value : undefined;
+}
+
 /** The general parser; exported so a test can hold the fast path to it. */
 export function parseAnyUuidForm(text: string): UuidParseResult {
   const hex = canonicalHex(text);

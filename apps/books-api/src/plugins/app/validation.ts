@@ -1,8 +1,6 @@
-import { Ajv } from 'ajv';
-import addFormats from 'ajv-formats';
 import type { preValidationHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
-import { compileRequestValidator, type RouteSchemas } from '../../validation/request-validator.js';
+import { compileRequestValidator, createRequestAjv, type RouteSchemas } from '../../validation/request-validator.js';
 
 /**
  * Request validation in Pydantic v2's shape. The TypeBox schemas stay on the routes
@@ -14,9 +12,7 @@ import { compileRequestValidator, type RouteSchemas } from '../../validation/req
  */
 export default fp(
   async (fastify) => {
-    // Strict types (no coercion): a body's year must be a JSON integer. Lengths count code points.
-    const ajv = new Ajv({ allErrors: true, strict: false, coerceTypes: false, useDefaults: false });
-    addFormats.default(ajv);
+    const ajv = createRequestAjv();
 
     fastify.setValidatorCompiler(() => () => true);
 
@@ -28,19 +24,14 @@ export default fp(
     fastify.addHook('onRoute', (route) => {
       const schema: RouteSchemas | undefined = route.schema;
       if (schema === undefined) return;
-      const validator = compileRequestValidator(ajv, schema, resolve);
+      const validator = compileRequestValidator(ajv, schema, { resolve });
       if (validator === undefined) return;
       // Callback style: validation never waits for anything, so it need not cost a promise
       // and a microtask on every request.
       const validate: preValidationHookHandler = (request, _reply, done) => {
         let parts;
         try {
-          parts = validator({
-            params: request.params,
-            query: request.query,
-            body: request.body,
-            contentType: request.headers['content-type'],
-          });
+          parts = validator(request.params, request.query, request.body, request.headers['content-type']);
         } catch (error) {
           done(error as Error);
           return;
