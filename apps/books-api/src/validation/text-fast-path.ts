@@ -23,7 +23,8 @@ const ANNOTATIONS = new Set([
 ]);
 
 /** Decided once per field when a route is compiled; undefined when only Ajv can tell. */
-export function textFastPath(schema: Readonly<Record<string, unknown>>): TextFastPath | undefined {
+export function textFastPath(fieldSchema: object): TextFastPath | undefined {
+  const schema = fieldSchema as Readonly<Record<string, unknown>>;
   const rules = Object.keys(schema).filter((keyword) => !ANNOTATIONS.has(keyword));
   const only = (...allowed: string[]) => rules.every((keyword) => allowed.includes(keyword));
 
