@@ -106,13 +106,26 @@ export function requestLineWriter(logger: FastifyBaseLogger): RequestLineWriter 
   const pieces = linePieces(logger);
   if (pieces === undefined) return (fields) => logger.info(fields, message(fields));
   const { levelPrefix, time, chindings, end, stream, isInfoEnabled } = pieces;
-  const format = ({ fields, time }: TimedFields): string =>
-    `${levelPrefix}${time}${chindings()}` +
-    `,"reqId":${text(fields.reqId)},"method":${text(fields.method)},"path":${text(fields.path)}` +
-    `,"status":${number(fields.status)},"latencyMs":${number(fields.latencyMs)},"size":${number(fields.size)}` +
-    (fields.client === undefined ? '' : `,"client":${text(fields.client)}`) +
-    (fields.errorCode === undefined ? '' : `,"errorCode":${text(fields.errorCode)}`) +
-    `,"msg":${text(message(fields))}${end}`;
+  const format = ({ fields, time }: TimedFields): string => {
+    const { reqId, method, path, client, errorCode } = fields;
+    const msg = message(fields);
+    const numbers = `,"status":${number(fields.status)},"latencyMs":${number(fields.latencyMs)},"size":${number(fields.size)}`;
+    const errorPart = errorCode === undefined ? '' : `,"errorCode":${text(errorCode)}`;
+    // The message holds every other text field, and numbers print as plain ASCII: one test of it
+    // tells whether any text needs escaping (nearly never; then each is quoted on its own).
+    if (PLAIN_JSON_TEXT.test(msg)) {
+      return (
+        `${levelPrefix}${time}${chindings()},"reqId":"${reqId}","method":"${method}","path":"${path}"${numbers}` +
+        (client === undefined ? '' : `,"client":"${client}"`) +
+        `${errorPart},"msg":"${msg}"${end}`
+      );
+    }
+    return (
+      `${levelPrefix}${time}${chindings()},"reqId":${text(reqId)},"method":${text(method)},"path":${text(path)}${numbers}` +
+      (client === undefined ? '' : `,"client":${text(client)}`) +
+      `${errorPart},"msg":${JSON.stringify(msg)}${end}`
+    );
+  };
   const writeLater = stream.writeLater?.bind(stream);
   if (writeLater !== undefined) {
     return (fields) => {
