@@ -13,7 +13,13 @@ export async function createLogger(level: LogLevel, stdoutIsTerminal = process.s
   // into batches of a few kilobytes in front of it (one write per batch, not per request);
   // the batch is written at exit, after an error line, and within a quarter of a second.
   if (!stdoutIsTerminal) {
-    const batching = new LogBatchingStream(pino.destination({ dest: 1, sync: true }));
+    // The destination takes bytes: given a string, sonic-boom measures its UTF-8 length on
+    // write and encodes it twice more (the write, then a Buffer.from to account for it).
+    // (sonic-boom's types only know strings; in buffer mode its write takes a Buffer.)
+    const destination = pino.destination({ dest: 1, sync: true, contentMode: 'buffer' }) as unknown as {
+      write(bytes: Buffer): boolean;
+    };
+    const batching = new LogBatchingStream({ write: (text) => destination.write(Buffer.from(text)) });
     process.once('exit', () => batching.flush());
     return pino({ level }, batching);
   }
