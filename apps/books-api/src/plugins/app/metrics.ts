@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { errorResponses } from '../../schemas/errors.js';
 import {
@@ -7,7 +7,7 @@ import {
   type AppMetrics,
   type AppMetricsOptions,
 } from '../../metrics/app-metrics.js';
-import type { RequestCompletion } from '../../request-completion.js';
+import type { CompletedRouteConfig, RequestCompletion } from '../../request-completion.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -25,9 +25,11 @@ export type MetricsPluginOptions = AppMetricsOptions & {
  * bounded by the number of routes. Requests that matched no route (unknown paths, and wrong
  * methods, which are answered by the not-found handler) share a single value.
  */
-function routeLabel(request: FastifyRequest): string {
-  if (request.is404) return UNMATCHED_ROUTE;
-  return request.routeOptions.url ?? UNMATCHED_ROUTE;
+function routeLabel(config: CompletedRouteConfig): string {
+  // Fastify's not-found handler runs with a config without a url (that is what request.is404
+  // reads), although its types say every route config has one.
+  const url: string | undefined = config.url;
+  return url ?? UNMATCHED_ROUTE;
 }
 
 async function metricsPlugin(app: FastifyInstance, options: MetricsPluginOptions) {
@@ -37,8 +39,8 @@ async function metricsPlugin(app: FastifyInstance, options: MetricsPluginOptions
   // Reported once the response is finished, for every request that reached routing, including
   // errors and forced chaos answers. /metrics counts itself as well: a scrape shows the scrapes
   // before it, which makes a dead scraper visible and costs one label set.
-  options.completion.onCompleted((request, reply) => {
-    metrics.observeRequest(request.method, routeLabel(request), reply.statusCode, reply.elapsedTime / 1000);
+  options.completion.onCompleted((request, reply, config) => {
+    metrics.observeRequest(request.method, routeLabel(config), reply.statusCode, reply.elapsedTime / 1000);
   });
 
   app.get(

@@ -17,8 +17,8 @@ declare module 'fastify' {
 export default fp<{ completion: RequestCompletion }>(
   async (fastify, { completion }) => {
     const writeLine = requestLineWriter(fastify.log);
-    completion.onCompleted((request, reply) => {
-      if (request.routeOptions.config.requestLog === false) return;
+    completion.onCompleted((request, reply, config) => {
+      if (config.requestLog === false) return;
       writeLine({
         reqId: request.id,
         method: request.method,
