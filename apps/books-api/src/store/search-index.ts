@@ -259,13 +259,26 @@ export const MIN_INDEXED_QUERY = 3;
 export class SearchIndex {
   private keys: (SearchKey | undefined)[] = [];
   private lists = new Map<GramKey, PostingList>();
+  /** The highest slot `add` has indexed; -1 when none. */
+  private highestSlot = -1;
   private readonly keyOf: KeyOfSlot = (slot) => this.keys[slot];
 
   /** Indexes a new book; slots must be added in ascending order to stay appends. */
   add(slot: number, title: string, author: string): void {
     const key = searchKey(title, author);
     this.keys[slot] = key;
-    for (const [gram, at] of gramsOf(key)) this.listFor(gram, key, at).add(slot);
+    if (slot <= this.highestSlot) {
+      for (const [gram, at] of gramsOf(key)) this.listFor(gram, key, at).add(slot);
+      return;
+    }
+    // The usual case (every create): a slot above all others is an append to every list of
+    // its trigrams, and a trigram seen earlier in this key already ends its list with this
+    // slot, which deduplicates without gramsOf's Map. That Map, its growth and the entries
+    // of its iteration were about 3.6 KB of garbage per create, a sixth of a create's.
+    this.highestSlot = slot;
+    const titleEnd = authorStart(key);
+    this.appendGrams(slot, key, 1, titleEnd);
+    this.appendGrams(slot, key, titleEnd, key.length);
   }
 
   /** Re-indexes a book whose title or author may have changed. */
@@ -292,6 +305,7 @@ export class SearchIndex {
   clear(): void {
     this.keys = [];
     this.lists = new Map();
+    this.highestSlot = -1;
   }
 
   /**
@@ -351,6 +365,14 @@ export class SearchIndex {
       total += 1;
     }
     return { slots, total };
+  }
+
+  /** Appends `slot`, above every slot indexed, to the list of each trigram of `key[start, end)`. */
+  private appendGrams(slot: number, key: SearchKey, start: number, end: number): void {
+    for (let at = start; at + 3 <= end; at++) {
+      const list = this.listFor(gramKey(key, at), key, at);
+      if (list.last !== slot) list.append(slot);
+    }
   }
 
   private listFor(gram: GramKey, key: SearchKey, at: number): PostingList {

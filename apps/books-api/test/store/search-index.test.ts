@@ -185,6 +185,19 @@ describe('SearchIndex', () => {
     assert.equal(expected.total, 66);
   });
 
+  it('counts a book once for a trigram its title and author repeat, also after a renumbering', () => {
+    const store = new FakeStore();
+    for (let i = 0; i < 40; i++) store.add(i % 4 === 0 ? 'aaaa aaaa' : 'The Garden', i % 2 === 0 ? 'Aaa Aaaaa' : 'Bob');
+    store.update(1, 'aaaaaa', undefined);
+    store.delete(4);
+    for (const query of ['aaa', 'aaaa', 'a a', 'gar']) assertSameAsScan(store, query, 0, 40);
+    assert.equal(store.index.search('aaa', 0, 1).total, 20);
+    store.compact();
+    for (const query of ['aaa', 'aaaa', 'a a', 'gar']) assertSameAsScan(store, query, 0, 40);
+    store.add('aaa', 'aaa');
+    assert.equal(store.index.search('aaa', 0, 1).total, 21);
+  });
+
   it('keeps exact counts when many older books gain a trigram while others lost it', () => {
     const store = new FakeStore();
     for (let i = 0; i < 200; i++) store.add(i % 2 === 0 ? 'The Garden' : 'The Other', `Author ${i}`);
