@@ -4,6 +4,7 @@ import type { Book, BookStore, Slice } from './book-store.js';
 import { FenwickTree } from './fenwick-tree.js';
 import { PageMemo } from './page-memo.js';
 import { SearchIndex } from './search-index.js';
+import { ShardedMap } from './sharded-map.js';
 
 export interface MemoryBookStoreOptions {
   now?: () => Date;
@@ -13,15 +14,15 @@ export interface MemoryBookStoreOptions {
 
 /**
  * In-memory store. Books sit in insertion-ordered slots; a delete leaves a tombstone
- * (undefined) so the order of the rest never changes. A Map gives O(1) get, update
- * and delete; a Fenwick tree over "slot is live" finds the first book of a page in
+ * (undefined) so the order of the rest never changes. A map of ids (sharded, so that its
+ * growth never rehashes the whole collection at once) gives O(1) get, update and delete; a Fenwick tree over "slot is live" finds the first book of a page in
  * O(log n), so a page costs O(log n + limit) and never copies the collection.
  * Tombstones are compacted away once they outnumber the live books.
  */
 export class MemoryBookStore implements BookStore {
   private slots: (Book | undefined)[] = [];
   private live = new FenwickTree();
-  private readonly slotById = new Map<string, number>();
+  private readonly slotById = new ShardedMap<number>();
   /** Trigram index over the books' case-folded title and author, kept in step with every write. */
   private readonly index = new SearchIndex();
   /** Pages answered since the last write; every write clears it. */
