@@ -3,10 +3,10 @@ import { test, type TestContext } from 'node:test';
 import { buildApp } from '../../../../../src/app.js';
 import { defaultConfig } from '../../../../../src/config.js';
 import { createSeededStore } from '../../../../../src/plugins/app/book-store.js';
-import type { BookStore } from '../../../../../src/store/book-store.js';
+import { StoreUnavailableError, type BookStore } from '../../../../../src/store/book-store.js';
 
 /**
- * The list and get handlers answer at once when the store does (the memory store) and after
+ * The books handlers answer at once when the store does (the memory store) and after
  * the promise when it answers with one (PostgreSQL): the answers must be the same either way.
  * The second store is the same seeded memory store, each answer handed out a tick later.
  */
@@ -51,4 +51,64 @@ test('list and get answer the same whether the store answers at once or with a p
     assert.equal(strip(a.body), strip(b.body), url);
   }
   assert.equal((await now.inject({ url: `/api/v1/books/${UNKNOWN}` })).body, '{"detail":"Book not found"}');
+});
+
+test('search, create, patch and delete answer the same whether the store answers at once or with a promise', async (t) => {
+  const now = await appWith(t, createSeededStore());
+  const later = await appWith(t, answeringLater(createSeededStore()));
+  const body = { title: 'Refactoring', author: 'Martin Fowler', year: 2018 };
+  const requests = [
+    { method: 'GET', url: '/api/v1/books/search?q=martin&limit=1' },
+    { method: 'GET', url: '/api/v1/books/search?q=zzz' },
+    { method: 'POST', url: '/api/v1/books', payload: body },
+    { method: 'PATCH', url: `/api/v1/books/${CLEAN_CODE}`, payload: { year: 2009 } },
+    { method: 'PATCH', url: `/api/v1/books/${UNKNOWN}`, payload: { year: 2009 } },
+    { method: 'DELETE', url: `/api/v1/books/${CLEAN_CODE}` },
+    { method: 'DELETE', url: `/api/v1/books/${CLEAN_CODE}` },
+    { method: 'GET', url: '/api/v1/books/search?q=FOWLER' },
+  ] as const;
+  // A created book's id and both stores' times differ; the rest must be the same bytes.
+  const strip = (text: string) =>
+    text.replace(/"created_at":"[^"]*"/g, '"created_at":""').replace(/"id":"[^"]*"/g, '"id":""');
+  for (const request of requests) {
+    const [a, b] = [await now.inject(request), await later.inject(request)];
+    const what = `${request.method} ${request.url}`;
+    assert.equal(a.statusCode, b.statusCode, what);
+    assert.equal(a.headers['content-type'], b.headers['content-type'], what);
+    assert.equal(a.headers['content-length'], b.headers['content-length'], what);
+    assert.equal(strip(a.body), strip(b.body), what);
+  }
+  const deleted = await now.inject({ method: 'DELETE', url: `/api/v1/books/${CLEAN_CODE}` });
+  assert.deepEqual([deleted.statusCode, deleted.body], [404, '{"detail":"Book not found"}']);
+});
+
+test('a store failing at once or with a rejected promise gives the same 503 on every books route', async (t) => {
+  const failing = (later: boolean): BookStore =>
+    new Proxy(createSeededStore(), {
+      get(target, name, receiver) {
+        const value: unknown = Reflect.get(target, name, receiver);
+        if (typeof value !== 'function') return value;
+        return () => {
+          const error = new StoreUnavailableError(new Error('down'));
+          if (later) return Promise.reject(error);
+          throw error;
+        };
+      },
+    });
+  const now = await appWith(t, failing(false));
+  const later = await appWith(t, failing(true));
+  for (const request of [
+    { method: 'GET', url: '/api/v1/books' },
+    { method: 'GET', url: `/api/v1/books/${CLEAN_CODE}` },
+    { method: 'GET', url: '/api/v1/books/search?q=martin' },
+    { method: 'POST', url: '/api/v1/books', payload: { title: 'T', author: 'A', year: 2000 } },
+    { method: 'PATCH', url: `/api/v1/books/${CLEAN_CODE}`, payload: { year: 2009 } },
+    { method: 'DELETE', url: `/api/v1/books/${CLEAN_CODE}` },
+  ] as const) {
+    const [a, b] = [await now.inject(request), await later.inject(request)];
+    const what = `${request.method} ${request.url}`;
+    assert.equal(a.statusCode, 503, what);
+    assert.equal(b.statusCode, 503, what);
+    assert.equal(a.body, b.body, what);
+  }
 });
