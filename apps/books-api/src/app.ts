@@ -19,6 +19,7 @@ import { requestIdFor, sendRequestId } from './plugins/app/request-id.js';
 import clientErrors, { checkHostAndUpgrade, clientErrorHandler } from './plugins/app/client-errors.js';
 import connectionLimits, { requestsPerConnection } from './plugins/app/connection-limits.js';
 import requestChecks from './plugins/app/request-checks.js';
+import responseWriteBatching from './plugins/app/response-write-batching.js';
 import requestLog from './plugins/app/request-log.js';
 import routeRegistry from './plugins/app/route-registry.js';
 import headRoutes from './plugins/app/head-routes.js';
@@ -138,6 +139,8 @@ export default async function app(fastify: FastifyInstance, options: AppOptions 
 
   // 3. Our plugins (order matters only where noted)
   await fastify.register(errors);
+  // Before any route, so every response is held to the end of its turn, errors included.
+  await fastify.register(responseWriteBatching, { enabled: options.config.responseWriteBatching });
   // One onRequest hook, the first, for the checks every request gets. The request id comes
   // first, so every answer carries it, the other checks' errors included.
   await fastify.register(requestChecks, {

@@ -9,6 +9,13 @@ test('loadConfig gives the documented defaults for an empty environment', () => 
   assert.equal(config.logLevel, 'info');
   assert.equal(config.chaosHeadersEnabled, false);
   assert.equal(config.trafficGeneratorEnabled, false);
+  assert.equal(config.responseWriteBatching, true);
+});
+
+test('RESPONSE_WRITE_BATCHING takes the switch words', () => {
+  assert.equal(loadConfig({ RESPONSE_WRITE_BATCHING: 'off' }).responseWriteBatching, false);
+  assert.equal(loadConfig({ RESPONSE_WRITE_BATCHING: 'No' }).responseWriteBatching, false);
+  assert.equal(loadConfig({ RESPONSE_WRITE_BATCHING: 'on' }).responseWriteBatching, true);
 });
 
 test('loadConfig reads HOST, PORT and LOG_LEVEL', () => {
@@ -36,6 +43,7 @@ test('a bad value throws an error naming the variable', () => {
     [{ MAX_CONNECTIONS: '0' }, 'MAX_CONNECTIONS'],
     [{ MAX_REQUESTS_PER_CONNECTION: '1.5' }, 'MAX_REQUESTS_PER_CONNECTION'],
     [{ SHUTDOWN_TIMEOUT_SECONDS: '' }, 'SHUTDOWN_TIMEOUT_SECONDS'],
+    [{ RESPONSE_WRITE_BATCHING: 'perhaps' }, 'RESPONSE_WRITE_BATCHING'],
   ];
   for (const [env, variable] of cases) {
     assert.throws(
