@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import fc from 'fast-check';
 import fastJson from 'fast-json-stringify';
 import { BookPage, BookResponse } from '../../src/schemas/book.js';
-import { bookJson, bookPageJson } from '../../src/serialization/book-json.js';
+import { bookJson, bookPageJson, oneOffBookPageJson } from '../../src/serialization/book-json.js';
 import type { Book } from '../../src/store/book-store.js';
 
 // What the routes wrote before the cache: Fastify's compiled serializer for the page schema.
@@ -39,6 +39,8 @@ test('a page is byte for byte what the page schema serializer writes, on any tex
       assert.deepEqual(bookPageJson(page), expected);
       // And the second time, from the cache, still the same bytes.
       assert.deepEqual(bookPageJson(page), expected);
+      // A page made for one answer (search) is encoded the same way, without the cache.
+      assert.deepEqual(oneOffBookPageJson({ ...page, items: [...page.items] }), expected);
     }),
     { seed: 20261123, numRuns: 500 },
   );

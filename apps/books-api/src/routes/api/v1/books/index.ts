@@ -14,7 +14,7 @@ import {
 import { errorResponses } from '../../../../schemas/errors.js';
 import type { Awaitable, Slice } from '../../../../store/book-store.js';
 import chaos from '../../../../plugins/app/chaos.js';
-import { bookJson, bookPageJson } from '../../../../serialization/book-json.js';
+import { bookJson, bookPageJson, oneOffBookPageJson } from '../../../../serialization/book-json.js';
 
 /**
  * `answer(value)`, at once when the store answered synchronously (the memory store), after the
@@ -106,7 +106,7 @@ const books: FastifyPluginAsyncTypebox = async (fastify) => {
     (request, reply) => {
       const { skip, limit } = pagingOf(request.query);
       return whenSettled(store.search(request.query.q, skip, limit), (page) => {
-        reply.type(JSON_TYPE).send(bookPageJson({ items: page.items, total: page.total, skip, limit }));
+        reply.type(JSON_TYPE).send(oneOffBookPageJson({ items: page.items, total: page.total, skip, limit }));
       });
     },
   );
