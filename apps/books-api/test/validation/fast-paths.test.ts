@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import fc from 'fast-check';
 import { parseIntegerText, parseLaxIntegerText } from '../../src/validation/text-values.js';
 import { parseAnyUuidForm, parseUuid } from '../../src/validation/uuid.js';
+import { uuidLikeText } from './uuid-texts.js';
 
 // The request path reads `skip=40` and canonical ids without the general parsers; these
 // properties hold the shortcuts to the parsers' answers on text built to sit near their edges.
@@ -24,28 +25,9 @@ test('the plain-digits shortcut answers as the lax integer parser does', () => {
   }
 });
 
-const uuidish = fc
-  .tuple(fc.uuid(), fc.constantFrom('', 'upper', 'braces', 'urn', 'simple', 'mutate'), fc.nat(40), fc.string())
-  .map(([uuid, form, at, junk]) => {
-    switch (form) {
-      case 'upper':
-        return uuid.toUpperCase();
-      case 'braces':
-        return `{${uuid}}`;
-      case 'urn':
-        return `urn:uuid:${uuid}`;
-      case 'simple':
-        return uuid.replaceAll('-', '');
-      case 'mutate':
-        return uuid.slice(0, at) + junk.slice(0, 2) + uuid.slice(at + 1);
-      default:
-        return uuid;
-    }
-  });
-
 test('the canonical-id shortcut answers as the general UUID parser does', () => {
   fc.assert(
-    fc.property(fc.oneof(uuidish, fc.string()), (text) => {
+    fc.property(fc.oneof(uuidLikeText, fc.string()), (text) => {
       assert.deepEqual(parseUuid(text), parseAnyUuidForm(text));
     }),
     { numRuns: 5000 },
