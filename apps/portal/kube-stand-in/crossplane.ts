@@ -130,6 +130,23 @@ export class SimulatedCrossplane {
     this.reconcileAll();
   }
 
+  /** The object as this provider leaves it once Azure has created it, for seeding many at once. */
+  provisioned(def: ResourceDef, object: KubeObject): KubeObject {
+    const name = object.metadata.name ?? '';
+    const now = kubeTime();
+    object.metadata.finalizers = [CROSSPLANE_FINALIZER];
+    object.metadata.annotations = {
+      [EXTERNAL_NAME]: name,
+      ...object.metadata.annotations,
+      [CREATE_PENDING]: now,
+      [CREATE_SUCCEEDED]: now,
+    };
+    setCondition(object, 'Synced', 'True', 'ReconcileSuccess');
+    setCondition(object, 'Ready', 'True', 'Available');
+    object.status = { ...object.status, atProvider: this.observe(def, object) };
+    return object;
+  }
+
   injectedFailures(): Record<string, string> {
     return Object.fromEntries(this.failures);
   }

@@ -11,6 +11,7 @@ import { KubeApi } from './api.js';
 import { CROSSPLANE_FINALIZER, setCondition, SimulatedCrossplane, type ReconcileTiming } from './crossplane.js';
 import { createServingCertificates } from './certificates.js';
 import { EventRecorder } from './events.js';
+import { fillAccounts, MAX_FILL } from './fill.js';
 import { noFaults, type DenyingPolicy, type Faults, type ForbiddenRule, type UnreachableMode } from './faults.js';
 import { kubeconfigYaml, writeKubeconfig } from './kubeconfig.js';
 import { ACCOUNTS, apiVersionOf, EVENTS, RESOURCE_GROUPS } from './resources.js';
@@ -18,7 +19,7 @@ import { entityTooLarge, StatusError, unauthorized } from './status.js';
 import { ObjectStore } from './store.js';
 import { kubeTime, type KubeObject, type Verb } from './types.js';
 import { isRecord } from './validation.js';
-import { serveWatch } from './watch.js';
+import { serveWatch, WatchGate } from './watch.js';
 
 export interface SeedResourceGroup {
   name: string;
@@ -51,6 +52,8 @@ export interface StandInOptions {
   timing?: Partial<ReconcileTiming>;
   subscriptionId?: string;
   resourceGroups?: readonly SeedResourceGroup[];
+  /** How often open watches that allow bookmarks get one; kube-apiserver's minute by default. */
+  bookmarkIntervalMs?: number;
   log?: (line: string) => void;
 }
 
@@ -85,6 +88,14 @@ export interface StandIn {
   resourceGroups(): KubeObject[];
   events(): KubeObject[];
   requests(): RecordedRequest[];
+  /** Adds `count` Ready accounts named prefix + number (those not there yet); answers how many it added. */
+  fillAccounts(count: number, prefix?: string): number;
+  /** Forgets the watch history: resuming a watch from an earlier resourceVersion gets 410 Gone. */
+  compactHistory(): void;
+  /** Ends every open watch connection abruptly, as a lost connection would. */
+  dropWatches(): number;
+  /** Holds watch events back (true) and then sends them in order (false), as a slow API server would. */
+  holdWatches(on: boolean): void;
   close(): Promise<void>;
 }
 
@@ -176,6 +187,28 @@ export async function startStandIn(options: StandInOptions = {}): Promise<StandI
   const api = new KubeApi(store, crossplane, () => faults, user);
   const requests: RecordedRequest[] = [];
   const sockets = new Set<Duplex>();
+  const watches = new Set<ServerResponse>();
+  const gate = new WatchGate();
+  const readyGroups = () =>
+    store
+      .list(RESOURCE_GROUPS)
+      .filter((group) =>
+        (group.status?.['conditions'] as { type: string; status: string }[] | undefined)?.some(
+          (c) => c.type === 'Ready' && c.status === 'True',
+        ),
+      )
+      .map((group) => ({
+        name: group.metadata.name ?? '',
+        location: (group.spec?.['forProvider'] as { location?: string } | undefined)?.location ?? 'westeurope',
+      }));
+  const fill = (count: number, prefix?: string) =>
+    fillAccounts(store, crossplane, { count, resourceGroups: readyGroups(), ...(prefix ? { prefix } : {}) });
+  const dropWatches = (): number => {
+    const open = [...watches];
+    for (const res of open) res.socket?.destroy();
+    watches.clear();
+    return open.length;
+  };
 
   async function control(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     const path = url.pathname.slice(CONTROL_PREFIX.length).split('/').filter(Boolean);
@@ -192,6 +225,31 @@ export async function startStandIn(options: StandInOptions = {}): Promise<StandI
       return send(res, 200, { faults, failures: crossplane.injectedFailures(), accounts: store.list(ACCOUNTS).length });
     }
     if (topic === 'requests' && req.method === 'GET') return send(res, 200, { items: requests });
+    if (topic === 'requests' && req.method === 'DELETE') {
+      requests.length = 0;
+      return send(res, 200, { items: requests });
+    }
+    if (topic === 'accounts' && req.method === 'POST') {
+      const count = input['count'];
+      const prefix = input['prefix'];
+      if (typeof count !== 'number' || !Number.isInteger(count) || count < 1 || count > MAX_FILL) {
+        return send(res, 400, { error: `count must be a whole number from 1 to ${MAX_FILL}` });
+      }
+      if (prefix !== undefined && (typeof prefix !== 'string' || !/^[a-z][a-z0-9]{0,12}$/.test(prefix))) {
+        return send(res, 400, {
+          error: 'prefix must be 1 to 13 lower-case letters and digits, starting with a letter',
+        });
+      }
+      const added = fill(count, prefix);
+      return send(res, 200, { added, accounts: store.list(ACCOUNTS).length });
+    }
+    if (topic === 'history' && name === 'compact' && req.method === 'POST') {
+      store.compact();
+      return send(res, 200, { resourceVersion: store.currentRevision() });
+    }
+    if (topic === 'watches' && name === 'drop' && req.method === 'POST') {
+      return send(res, 200, { dropped: dropWatches() });
+    }
     if (topic === 'faults' && req.method === 'DELETE') {
       faults = noFaults();
       return send(res, 200, { faults });
@@ -274,7 +332,20 @@ export async function startStandIn(options: StandInOptions = {}): Promise<StandI
         serverAddress: req.headers.host ?? `${host}:${port}`,
       });
       record(answer.status, answer.verb, answer.resource);
-      if (answer.watch) return serveWatch(store, answer.watch, res, { 'Audit-Id': randomUUID() });
+      if (answer.watch) {
+        watches.add(res);
+        res.on('close', () => watches.delete(res));
+        return serveWatch(
+          store,
+          answer.watch,
+          res,
+          { 'Audit-Id': randomUUID() },
+          {
+            gate,
+            ...(options.bookmarkIntervalMs ? { bookmarkIntervalMs: options.bookmarkIntervalMs } : {}),
+          },
+        );
+      }
       send(res, answer.status, answer.body, {
         ...(answer.contentType ? { contentType: answer.contentType } : {}),
         ...(answer.warnings ? { warnings: answer.warnings } : {}),
@@ -356,6 +427,10 @@ export async function startStandIn(options: StandInOptions = {}): Promise<StandI
     resourceGroups: () => store.list(RESOURCE_GROUPS),
     events: () => store.list(EVENTS),
     requests: () => [...requests],
+    fillAccounts: fill,
+    compactHistory: () => store.compact(),
+    dropWatches,
+    holdWatches: (on) => gate.hold(on),
     async close() {
       crossplane.stop();
       await stopListening();

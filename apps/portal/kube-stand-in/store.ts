@@ -121,6 +121,14 @@ export class ObjectStore {
     return { backlog, stop: () => collection.listeners.delete(listener) };
   }
 
+  /** Forgets the change history, as etcd compaction does: a watch from any earlier resourceVersion gets 410 Gone. */
+  compact(): void {
+    for (const collection of this.collections.values()) {
+      collection.history = [];
+      collection.compactedRevision = this.revision;
+    }
+  }
+
   /** The oldest resourceVersion a watch can still start from, for the 410 Gone message. */
   oldestRevision(def: ResourceDef): number {
     return this.collection(def).compactedRevision;

@@ -28,7 +28,26 @@ export interface WatchPlan {
 type EventType = 'ADDED' | 'MODIFIED' | 'DELETED';
 
 // kube-apiserver sends a bookmark about once a minute to watchers that allow them.
-const BOOKMARK_INTERVAL_MS = 60_000;
+export const BOOKMARK_INTERVAL_MS = 60_000;
+
+/** Lets a test hold watch events back (as a slow API server would) and then let them through in order. */
+export class WatchGate {
+  private held = false;
+  private readonly waiting = new Set<() => void>();
+
+  hold(on: boolean): void {
+    this.held = on;
+    if (on) return;
+    for (const release of [...this.waiting]) release();
+    this.waiting.clear();
+  }
+
+  /** Writes now, or when the gate opens. */
+  pass(write: () => void): void {
+    if (!this.held) write();
+    else this.waiting.add(write);
+  }
+}
 // Marks the bookmark that ends the initial events of a sendInitialEvents watch (the watch-list protocol).
 const INITIAL_EVENTS_END = 'k8s.io/initial-events-end';
 
@@ -48,14 +67,17 @@ export function serveWatch(
   plan: WatchPlan,
   res: ServerResponse,
   headers: Record<string, string>,
+  { gate = new WatchGate(), bookmarkIntervalMs = BOOKMARK_INTERVAL_MS } = {},
 ): void {
   res.writeHead(200, { ...headers, 'Content-Type': plan.contentType, 'Cache-Control': 'no-cache, private' });
   // A client waits for the headers before it reads events; a quiet watch must not hold them back.
   res.flushHeaders();
   let first = true;
-  let lastRevision = store.currentRevision();
   const send = (type: string, object: unknown): void => {
-    res.write(`${JSON.stringify({ type, object })}\n`);
+    const line = `${JSON.stringify({ type, object })}\n`;
+    gate.pass(() => {
+      if (!res.destroyed) res.write(line);
+    });
   };
   const sendObject = (type: EventType, object: KubeObject): void => {
     send(type, plan.encode(object, first));
@@ -66,13 +88,14 @@ export function serveWatch(
       kind: plan.def.kind,
       apiVersion: apiVersionOf(plan.def),
       metadata: {
-        resourceVersion: lastRevision,
+        // The store is synchronous, so every change up to now has been sent: like kube-apiserver's watch
+        // cache with etcd's progress notifications, a bookmark carries the cluster's current resourceVersion.
+        resourceVersion: store.currentRevision(),
         ...(initialEventsEnd ? { annotations: { [INITIAL_EVENTS_END]: 'true' } } : {}),
       },
     });
   };
   const deliver = (change: StoreChange): void => {
-    lastRevision = String(change.revision);
     if (plan.namespace !== undefined && change.object.metadata.namespace !== plan.namespace) return;
     const type = eventFor(change, plan.selects);
     if (type) sendObject(type, change.object);
@@ -83,7 +106,7 @@ export function serveWatch(
   const followed = store.follow(plan.def, from, deliver);
   if (!followed) {
     send('ERROR', expired(from, store.oldestRevision(plan.def)).toStatus());
-    res.end();
+    gate.pass(() => res.end());
     return;
   }
   if (fromCurrent) {
@@ -92,11 +115,11 @@ export function serveWatch(
   }
   for (const change of followed.backlog) deliver(change);
 
-  const bookmarks = plan.allowBookmarks ? setInterval(() => bookmark(), BOOKMARK_INTERVAL_MS) : undefined;
+  const bookmarks = plan.allowBookmarks ? setInterval(() => bookmark(), bookmarkIntervalMs) : undefined;
   const timeout = setTimeout(() => {
     // Like kube-apiserver, a watcher that allows bookmarks learns where to resume before the stream ends.
     if (plan.allowBookmarks) bookmark();
-    res.end();
+    gate.pass(() => res.end());
   }, plan.timeoutSeconds * 1000);
   res.on('close', () => {
     followed.stop();

@@ -6,6 +6,7 @@ import { request } from 'node:https';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from './kube-stand-in-client';
 import { startTestCluster, type TestCluster } from './kubernetes-harness';
+import { standInRequest } from './stand-in-client';
 
 let cluster: TestCluster;
 
@@ -73,5 +74,56 @@ describe('Kubernetes stand-in wire protocol', () => {
       expect(group.metadata.labels).toEqual({ 'platform-portal/approved': 'true' });
     }
     expect(JSON.stringify(cluster.standIn.resourceGroups())).not.toContain('platform.books.dev');
+  });
+
+  it('fills itself with Ready accounts through its control API, refusing a bad count or prefix', async () => {
+    const filled = await standInRequest<{ added: number; accounts: number }>(
+      cluster.standIn,
+      'POST',
+      '/__stand-in/accounts',
+      { count: 3, prefix: 'stctl' },
+    );
+    expect(filled.status).toBe(200);
+    expect(filled.body.added).toBe(3);
+    const again = await standInRequest<{ added: number }>(cluster.standIn, 'POST', '/__stand-in/accounts', {
+      count: 3,
+      prefix: 'stctl',
+    });
+    expect(again.body.added).toBe(0);
+    const listed = (await call(cluster.standIn, 'GET', '/apis/storage.azure.upbound.io/v1beta1/accounts')).json<{
+      items: { metadata: { name: string }; status: { conditions: { type: string; status: string }[] } }[];
+    }>();
+    const names = listed.items.map((item) => item.metadata.name).filter((name) => name.startsWith('stctl'));
+    expect(names).toEqual(['stctl00000', 'stctl00001', 'stctl00002']);
+    for (const item of listed.items) {
+      expect(item.status.conditions).toContainEqual(expect.objectContaining({ type: 'Ready', status: 'True' }));
+    }
+    for (const body of [{ count: 0 }, { count: 'many' }, { count: 2, prefix: 'Bad-Prefix' }]) {
+      const refused = await standInRequest<{ error: string }>(cluster.standIn, 'POST', '/__stand-in/accounts', body);
+      expect(refused.status).toBe(400);
+      expect(refused.body.error).toMatch(/count|prefix/);
+    }
+  });
+
+  it('answers 410 Gone to a watch from before a compaction of its history', async () => {
+    const before = cluster.standIn.accounts().at(-1)?.metadata.resourceVersion ?? '1';
+    cluster.standIn.fillAccounts(1, 'stcompact');
+    const compacted = await standInRequest<{ resourceVersion: string }>(
+      cluster.standIn,
+      'POST',
+      '/__stand-in/history/compact',
+      {},
+    );
+    expect(Number(compacted.body.resourceVersion)).toBeGreaterThan(Number(before));
+    const watch = await call(
+      cluster.standIn,
+      'GET',
+      `/apis/storage.azure.upbound.io/v1beta1/accounts?watch=true&resourceVersion=${before}`,
+    );
+    expect(watch.status).toBe(200);
+    expect(JSON.parse(watch.text.trim().split('\n')[0] ?? '{}')).toMatchObject({
+      type: 'ERROR',
+      object: { code: 410, reason: 'Expired' },
+    });
   });
 });
