@@ -288,10 +288,14 @@ describe('Kubernetes stand-in writes', () => {
     const unconditional = await call(cluster.standIn, 'PUT', path, { body: { ...changed, metadata: withoutVersion } });
     expect(unconditional.status).toBe(422);
 
-    const latest = await readAccount(current.metadata.name);
-    const status = await call(cluster.standIn, 'PUT', `${path}/status`, {
-      body: { ...latest, spec: { forProvider: {} }, status: { ...latest.status, note: 'written through /status' } },
-    });
+    // The PUT of the spec above makes the reconciler write the object again: retry from a fresh read.
+    const status = await eventually(async () => {
+      const latest = await readAccount(current.metadata.name);
+      const response = await call(cluster.standIn, 'PUT', `${path}/status`, {
+        body: { ...latest, spec: { forProvider: {} }, status: { ...latest.status, note: 'written through /status' } },
+      });
+      return response.status === 409 ? undefined : response;
+    }, `a PUT of ${metadata.name}/status at its current resourceVersion`);
     expect(status.status).toBe(200);
     expect(status.json<Account>().status?.['note']).toBe('written through /status');
     expect(status.json<Account>().spec.forProvider['accessTier']).toBe('Cool');
