@@ -10,3 +10,7 @@ try {
   createLogger('info').fatal(`Configuration error: ${error.message}`);
   process.exit(1);
 }
+
+// On a cluster, start the watch-fed cache now, so the first page view does not wait for its list.
+const { getPlatformBackend } = await import('./server/platform/select-backend');
+getPlatformBackend();

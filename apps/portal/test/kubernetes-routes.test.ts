@@ -294,9 +294,16 @@ describe('platform API on a Kubernetes cluster', () => {
 
   it('answers 403 with the API server message when RBAC forbids the call', async () => {
     const { resources } = await routes();
+    // The portal lists once; it lists again when its watch can no longer resume (410 Gone).
+    await cluster.standIn.setUnreachable('reset');
+    cluster.standIn.fillAccounts(1, 'stforbidlist');
+    cluster.standIn.compactHistory();
     cluster.standIn.forbid({ verbs: ['list'], resources: ['accounts'] });
-    const list = await resources.GET(get('/api/platform/resources'));
-    expect(list.status).toBe(403);
+    await cluster.standIn.setUnreachable(null);
+    const list = await eventually(async () => {
+      const response = await resources.GET(get('/api/platform/resources'));
+      return response.status === 403 ? response : undefined;
+    }, 'the forbidden list to be reported');
     const { error } = await json<{ error: string }>(list);
     expect(error).toContain('The portal is not allowed to list storage accounts');
     expect(error).toContain('cannot list resource "accounts" in API group "storage.azure.upbound.io"');
@@ -324,14 +331,21 @@ describe('platform API on a Kubernetes cluster', () => {
   it('answers 503 saying the cluster is unreachable when connections are reset or refused', async () => {
     const { resources, resourceGroups } = await routes();
     await cluster.standIn.setUnreachable('reset');
-    const reset = await resources.GET(get('/api/platform/resources'));
+    // Reads are answered from the watch-fed cache until it notices its watch is gone.
+    const reset = await eventually(async () => {
+      const response = await resources.GET(get('/api/platform/resources'));
+      return response.status === 200 ? undefined : response;
+    }, 'the cache to notice the cluster is unreachable');
     expect(reset.status).toBe(503);
     const resetBody = await json<{ error: string }>(reset);
     expect(resetBody.error).toMatch(/^The platform cluster is unreachable \(connection (reset|closed)\)/);
     expect(JSON.stringify(resetBody)).not.toMatch(/at .*\.(js|ts):\d+/);
 
     await cluster.standIn.setUnreachable('refuse');
-    const refused = await resourceGroups.GET(get('/api/platform/resource-groups'));
+    const refused = await eventually(async () => {
+      const response = await resourceGroups.GET(get('/api/platform/resource-groups'));
+      return /connection refused/.test(await response.clone().text()) ? response : undefined;
+    }, 'the refused connection to be reported');
     expect(refused.status).toBe(503);
     expect((await json<{ error: string }>(refused)).error).toContain('unreachable (connection refused)');
     const create = await resources.POST(post(request({ name: 'stoffline01' })));

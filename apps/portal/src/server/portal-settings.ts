@@ -1,6 +1,8 @@
 import 'server-only';
 import { loadConfig } from './config';
+import { clusterCacheHealth } from './kubernetes/cluster-cache';
 import { loadClusterConfig } from './kubernetes/cluster-config';
+import type { CollectionHealth } from './kubernetes/watched-collection';
 import { platformMode } from './platform/storage-accounts';
 
 /**
@@ -76,4 +78,40 @@ export function clusterSettings(): SettingEntry[] {
   } catch (error) {
     return [{ label: 'Cluster', value: error instanceof Error ? error.message : 'not configured' }];
   }
+}
+
+function collectionState(health: CollectionHealth): string {
+  const state = health.failing
+    ? 'not serving: the cluster cannot be reached or refused the portal'
+    : health.synced
+      ? 'synced, following a watch'
+      : 'listing';
+  return `${state}; ${health.objects.toLocaleString('en')} objects at resourceVersion ${health.resourceVersion || 'none yet'}`;
+}
+
+/** The watch-fed cache the portal reads the cluster through: for admins diagnosing a stale or failing portal. */
+export function clusterCacheSettings(): SettingEntry[] {
+  if (platformMode() === 'mock') return [{ label: 'Cache', value: 'none: development mode contacts no cluster' }];
+  const health = clusterCacheHealth();
+  if (!health) return [{ label: 'Cache', value: 'not started: nothing has been read from the cluster yet' }];
+  return (
+    [
+      ['Storage accounts', health.accounts],
+      ['Resource groups', health.resourceGroups],
+    ] as const
+  ).flatMap(([name, collection]) => [
+    { label: name, value: collectionState(collection) },
+    {
+      label: `${name}: last list and event`,
+      value: `listed ${collection.lastSyncAt ?? 'never'}; last event ${collection.lastEventAt ?? 'none yet'}`,
+    },
+    {
+      label: `${name}: reconnects and re-lists`,
+      value: `${collection.reconnects} watches reopened, ${collection.relists} lists again after 410 Gone`,
+    },
+    {
+      label: `${name}: last error`,
+      value: collection.lastError ? `${collection.lastError} (${collection.lastErrorAt ?? ''})` : 'none',
+    },
+  ]);
 }

@@ -24,7 +24,7 @@ export const metadata: Metadata = { title: 'Applications' };
 
 const UNLABELLED = 'Not assigned to an application';
 
-function groupByApplication(accounts: StorageAccount[]): [string, StorageAccount[]][] {
+function groupByApplication(accounts: readonly StorageAccount[]): [string, StorageAccount[]][] {
   const groups = new Map<string, StorageAccount[]>();
   for (const account of accounts) {
     const key = account.application ?? UNLABELLED;

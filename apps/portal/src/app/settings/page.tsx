@@ -4,7 +4,9 @@ import Typography from '@mui/material/Typography';
 import type { Metadata } from 'next';
 import { connection } from 'next/server';
 import { PageHeader } from '@/components/common/PageHeader';
-import { clusterSettings, portalSettings, type SettingEntry } from '@/server/portal-settings';
+import { hasRole } from '@/lib/auth/permissions';
+import { signedInPrincipal } from '@/server/auth/current-principal';
+import { clusterCacheSettings, clusterSettings, portalSettings, type SettingEntry } from '@/server/portal-settings';
 
 export const metadata: Metadata = { title: 'Settings' };
 
@@ -37,6 +39,7 @@ function SettingsList({ title, entries }: { title: string; entries: SettingEntry
 /** The configuration this portal process runs with; secrets are only ever shown as set or not. */
 export default async function SettingsPage() {
   await connection();
+  const admin = hasRole(await signedInPrincipal(), 'admin');
   return (
     <>
       <PageHeader
@@ -46,6 +49,7 @@ export default async function SettingsPage() {
       <Box sx={{ display: 'grid', gap: 2 }}>
         <SettingsList title="Portal" entries={portalSettings()} />
         <SettingsList title="Cluster" entries={clusterSettings()} />
+        {admin ? <SettingsList title="Cluster cache" entries={clusterCacheSettings()} /> : null}
       </Box>
     </>
   );

@@ -16,7 +16,7 @@ export interface ClusterResource {
 
 export interface ClusterCall extends ClusterResource {
   /** The RBAC verb the API server checks for this call. */
-  verb: 'get' | 'list' | 'create' | 'patch' | 'delete';
+  verb: 'get' | 'list' | 'watch' | 'create' | 'patch' | 'delete';
   /** What the portal was doing, for error messages. */
   purpose: string;
 }
@@ -34,7 +34,9 @@ export const RESOURCE_GROUPS: ClusterResource = {
 export const EVENTS: ClusterResource = { group: '', version: 'v1', resource: 'events' };
 
 export const CLUSTER_CALLS = {
+  // The watch-fed cache (cluster-cache.ts) lists each collection once, then follows it with a watch.
   listAccounts: { ...ACCOUNTS, verb: 'list', purpose: 'list storage accounts' },
+  watchAccounts: { ...ACCOUNTS, verb: 'watch', purpose: 'watch storage accounts' },
   getAccount: { ...ACCOUNTS, verb: 'get', purpose: 'read the storage account' },
   createAccount: { ...ACCOUNTS, verb: 'create', purpose: 'create the storage account' },
   // A server-side dry run is authorised as the create it simulates.
@@ -48,6 +50,7 @@ export const CLUSTER_CALLS = {
   // Resync touches Crossplane's reconcile-request annotation.
   requestReconcile: { ...ACCOUNTS, verb: 'patch', purpose: 'ask Crossplane to reconcile the storage account' },
   listResourceGroups: { ...RESOURCE_GROUPS, verb: 'list', purpose: 'list resource groups' },
+  watchResourceGroups: { ...RESOURCE_GROUPS, verb: 'watch', purpose: 'watch resource groups' },
   listAccountEvents: { ...EVENTS, verb: 'list', purpose: 'list events of the storage account' },
 } as const satisfies Record<string, ClusterCall>;
 

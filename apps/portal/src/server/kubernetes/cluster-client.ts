@@ -10,9 +10,11 @@ import {
   type ObservableMiddleware,
   type RequestContext,
   type ResponseContext,
+  Watch,
 } from '@kubernetes/client-node';
 import { CLUSTER_CALLS, type ClusterCall, type ClusterCallName } from './cluster-calls';
 import { mapClusterError } from './cluster-errors';
+import { openWatch, type WatchHandlers, type WatchStream } from './watch-stream';
 
 /** How long one call may take before the cluster counts as unreachable. */
 export const DEFAULT_CALL_TIMEOUT_MS = 10_000;
@@ -22,8 +24,16 @@ export const DEFAULT_CALL_TIMEOUT_MS = 10_000;
  * below insists on it), each with a deadline and with errors already mapped to platform errors.
  * Objects come back raw; the backend maps them to the portal's types.
  */
+/** A LIST answer: the objects and the resourceVersion a watch continues from. */
+export interface ObjectList {
+  items: unknown[];
+  resourceVersion: string;
+}
+
 export interface ClusterClient {
-  listAccounts(): Promise<unknown[]>;
+  listAccounts(): Promise<ObjectList>;
+  /** Resolves once the stream is open; rejects with a platform error or ResourceVersionExpiredError. */
+  watchAccounts(resourceVersion: string, handlers: WatchHandlers): Promise<WatchStream>;
   getAccount(name: string): Promise<unknown>;
   createAccount(body: object): Promise<unknown>;
   dryRunCreateAccount(body: object): Promise<unknown>;
@@ -32,7 +42,8 @@ export interface ClusterClient {
   changeAccount(name: string, patch: object): Promise<unknown>;
   dryRunChangeAccount(name: string, patch: object): Promise<unknown>;
   requestReconcile(name: string, annotations: Record<string, string>): Promise<unknown>;
-  listResourceGroups(): Promise<unknown[]>;
+  listResourceGroups(): Promise<ObjectList>;
+  watchResourceGroups(resourceVersion: string, handlers: WatchHandlers): Promise<WatchStream>;
   listAccountEvents(name: string, kind: string): Promise<CoreV1Event[]>;
 }
 
@@ -63,14 +74,19 @@ function contentType(value: string): ObservableMiddleware {
   };
 }
 
-function itemsOf(list: unknown): unknown[] {
-  const items = typeof list === 'object' && list !== null ? (list as { items?: unknown }).items : undefined;
-  return Array.isArray(items) ? items : [];
+function objectList(list: unknown): ObjectList {
+  const body = typeof list === 'object' && list !== null ? (list as { items?: unknown; metadata?: unknown }) : {};
+  const metadata = body.metadata as { resourceVersion?: unknown } | undefined;
+  return {
+    items: Array.isArray(body.items) ? body.items : [],
+    resourceVersion: typeof metadata?.resourceVersion === 'string' ? metadata.resourceVersion : '',
+  };
 }
 
 export function createClusterClient(config: KubeConfig, timeoutMs = DEFAULT_CALL_TIMEOUT_MS): ClusterClient {
   const customObjects = config.makeApiClient(CustomObjectsApi);
   const core = config.makeApiClient(CoreV1Api);
+  const watcher = new Watch(config);
   const options = deadline(timeoutMs);
 
   async function call<T>(
@@ -91,8 +107,10 @@ export function createClusterClient(config: KubeConfig, timeoutMs = DEFAULT_CALL
   return {
     listAccounts: () =>
       call('listAccounts', undefined, async (c) =>
-        itemsOf(await customObjects.listClusterCustomObject(target(c), options)),
+        objectList(await customObjects.listClusterCustomObject(target(c), options)),
       ),
+    watchAccounts: (resourceVersion, handlers) =>
+      openWatch(watcher, CLUSTER_CALLS.watchAccounts, resourceVersion, handlers, timeoutMs),
     getAccount: (name) =>
       call('getAccount', name, (c) => customObjects.getClusterCustomObject({ ...target(c), name }, options)),
     createAccount: (body) =>
@@ -126,8 +144,10 @@ export function createClusterClient(config: KubeConfig, timeoutMs = DEFAULT_CALL
       call('deleteAccount', name, (c) => customObjects.deleteClusterCustomObject({ ...target(c), name }, options)),
     listResourceGroups: () =>
       call('listResourceGroups', undefined, async (c) =>
-        itemsOf(await customObjects.listClusterCustomObject(target(c), options)),
+        objectList(await customObjects.listClusterCustomObject(target(c), options)),
       ),
+    watchResourceGroups: (resourceVersion, handlers) =>
+      openWatch(watcher, CLUSTER_CALLS.watchResourceGroups, resourceVersion, handlers, timeoutMs),
     listAccountEvents: (name, kind) =>
       call('listAccountEvents', undefined, async () => {
         const list = await core.listEventForAllNamespaces(

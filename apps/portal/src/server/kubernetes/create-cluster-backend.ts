@@ -2,6 +2,7 @@ import 'server-only';
 import { logger } from '../log/logger';
 import type { PlatformBackend } from '../platform/backend';
 import { createUnconfiguredBackend } from '../platform/unconfigured-backend';
+import { processClusterCache } from './cluster-cache';
 import { createClusterClient } from './cluster-client';
 import { ClusterNotConfiguredError, loadClusterConfig } from './cluster-config';
 import { createKubernetesBackend } from './kubernetes-backend';
@@ -12,7 +13,15 @@ import { createKubernetesBackend } from './kubernetes-backend';
  */
 export function createClusterBackend(): PlatformBackend {
   try {
-    return createKubernetesBackend(createClusterClient(loadClusterConfig()));
+    const config = loadClusterConfig();
+    const client = createClusterClient(config);
+    // One cache per cluster and identity; KUBECONFIG names the file a change of either comes from.
+    const key = [
+      process.env['KUBECONFIG'] ?? '',
+      config.getCurrentCluster()?.server,
+      config.getCurrentUser()?.name,
+    ].join('|');
+    return createKubernetesBackend(client, processClusterCache(key, client));
   } catch (error) {
     if (error instanceof ClusterNotConfiguredError) {
       logger().error({ reason: error.message }, 'platform cluster not configured');

@@ -8,7 +8,8 @@ import { toStorageAccount } from '../platform/account-mapper';
 import type { AccountObject } from '../platform/account-object';
 import type { PlatformBackend, RequestContext } from '../platform/backend';
 import { withLastApplied } from '../platform/change-annotations';
-import { ConflictError } from '../platform/errors';
+import { ConflictError, NotFoundError } from '../platform/errors';
+import type { ClusterCache } from './cluster-cache';
 import type { ClusterClient } from './cluster-client';
 
 /** Annotations that record who asked for a deletion, beside the ones create writes. */
@@ -17,23 +18,6 @@ export const DELETION_KEYS = {
   requestedBy: PORTAL_KEYS.deletionRequestedBy,
   requestedAt: `${PORTAL_KEY_PREFIX}/deletion-requested-at`,
 } as const;
-
-interface ResourceGroupObject {
-  metadata?: { name?: string };
-  spec?: { forProvider?: { location?: unknown } };
-  status?: { conditions?: { type?: string; status?: string }[]; atProvider?: { location?: unknown } };
-}
-
-function isReady(object: ResourceGroupObject): boolean {
-  return (object.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
-}
-
-function toResourceGroup(object: ResourceGroupObject): ResourceGroup | undefined {
-  const name = object.metadata?.name;
-  if (!name) return undefined;
-  const location = object.status?.atProvider?.location ?? object.spec?.forProvider?.location;
-  return { name, ready: isReady(object), ...(typeof location === 'string' ? { location } : {}) };
-}
 
 function isoTime(value: Date | string | undefined | null): string | undefined {
   if (value === undefined || value === null) return undefined;
@@ -75,25 +59,37 @@ function manifestFor(request: StorageAccountRequest, context: RequestContext) {
   );
 }
 
+/** A DELETE answers the object (still there while finalizers run) or a Status (gone at once). */
+function isObject(answer: unknown): boolean {
+  const kind = (answer as { kind?: unknown } | null)?.kind;
+  return typeof answer === 'object' && answer !== null && kind !== 'Status';
+}
+
 /**
  * The platform backend for a real cluster: Crossplane Account objects through the Kubernetes API.
- * Errors arrive already mapped by the cluster client.
+ * Reads are answered by the process's watch-fed cache; writes go to the API server, and what it
+ * answers is applied to the cache so this portal's next read shows it. Errors arrive already mapped
+ * by the cluster client (or by the cache, which reports the cluster's errors the same way).
  */
-export function createKubernetesBackend(client: ClusterClient): PlatformBackend {
+export function createKubernetesBackend(client: ClusterClient, cache: ClusterCache): PlatformBackend {
+  const written = (answer: unknown) => {
+    cache.accounts.applyWrite(answer);
+    return toStorageAccount(answer as AccountObject);
+  };
+
   return {
     mode: 'kubernetes',
 
-    async list() {
-      const objects = (await client.listAccounts()) as AccountObject[];
-      return objects.map(toStorageAccount);
-    },
+    list: () => cache.accounts.values(),
 
     async get(name) {
-      return toStorageAccount((await client.getAccount(name)) as AccountObject);
+      const account = await cache.accounts.get(name);
+      if (!account) throw new NotFoundError(`Storage account "${name}" not found`);
+      return account;
     },
 
     async create(request, context) {
-      return toStorageAccount((await client.createAccount(manifestFor(request, context))) as AccountObject);
+      return written(await client.createAccount(manifestFor(request, context)));
     },
 
     async validate(request, context) {
@@ -104,12 +100,16 @@ export function createKubernetesBackend(client: ClusterClient): PlatformBackend 
 
     async delete(name, context) {
       // Annotate first so whoever looks at the object while it is Deleting sees who asked.
-      await client.annotateAccount(name, {
-        [DELETION_KEYS.requestId]: context.requestId,
-        [DELETION_KEYS.requestedBy]: context.requestedBy,
-        [DELETION_KEYS.requestedAt]: new Date().toISOString(),
-      });
-      await client.deleteAccount(name);
+      cache.accounts.applyWrite(
+        await client.annotateAccount(name, {
+          [DELETION_KEYS.requestId]: context.requestId,
+          [DELETION_KEYS.requestedBy]: context.requestedBy,
+          [DELETION_KEYS.requestedAt]: new Date().toISOString(),
+        }),
+      );
+      const answer = await client.deleteAccount(name);
+      if (isObject(answer)) cache.accounts.applyWrite(answer);
+      else cache.accounts.applyRemoval(name);
       return { name };
     },
 
@@ -118,8 +118,9 @@ export function createKubernetesBackend(client: ClusterClient): PlatformBackend 
       const { patch, changes } = planChange(object, change, context);
       if (!patch) return { item: toStorageAccount(object), changes };
       try {
-        const answer = dryRun ? await client.dryRunChangeAccount(name, patch) : await client.changeAccount(name, patch);
-        return { item: toStorageAccount(answer as AccountObject), changes };
+        if (dryRun)
+          return { item: toStorageAccount((await client.dryRunChangeAccount(name, patch)) as AccountObject), changes };
+        return { item: written(await client.changeAccount(name, patch)), changes };
       } catch (error) {
         // The object changed between our read and the patch: the API server's optimistic lock held.
         if (error instanceof ConflictError) throw staleVersion(name, change.resourceVersion);
@@ -128,14 +129,12 @@ export function createKubernetesBackend(client: ClusterClient): PlatformBackend 
     },
 
     async resync(name, context) {
-      return toStorageAccount((await client.requestReconcile(name, resyncAnnotations(context))) as AccountObject);
+      return written(await client.requestReconcile(name, resyncAnnotations(context)));
     },
 
     async listResourceGroups() {
-      const objects = (await client.listResourceGroups()) as ResourceGroupObject[];
       // Only groups the provider reports Ready are offered: anything else cannot hold an account yet.
-      return objects
-        .map(toResourceGroup)
+      return (await cache.resourceGroups.values())
         .filter((group): group is ResourceGroup => group !== undefined && group.ready)
         .sort((a, b) => a.name.localeCompare(b.name));
     },

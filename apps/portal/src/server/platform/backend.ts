@@ -39,7 +39,8 @@ export interface ChangeResult {
  */
 export interface PlatformBackend {
   readonly mode: PlatformMode;
-  list(): Promise<StorageAccount[]>;
+  /** Every account; the same array until something changes (callers may memoise on it). */
+  list(): Promise<readonly StorageAccount[]>;
   /** @throws NotFoundError */
   get(name: string): Promise<StorageAccount>;
   /** @throws ConflictError when the name exists, InvalidRequestError when the platform rejects it */

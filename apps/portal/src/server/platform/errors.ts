@@ -6,16 +6,34 @@ import type { FieldErrors } from '@/lib/platform/types';
  * handler turns them into the contract's `{"error": "...", "fields"?: {...}}` body through
  * errorResponse() in src/server/http/error-response.ts, and nowhere else.
  */
+const PLATFORM_ERROR = Symbol.for('books-portal.platform-error');
+
 export class PlatformError extends Error {
   readonly status: number = 500;
   /** Whether the message may be shown to the caller (5xx messages from deep inside are not). */
   readonly expose: boolean = true;
   readonly fields?: FieldErrors;
+  readonly [PLATFORM_ERROR] = true;
 
   constructor(message: string, options?: { cause?: unknown; fields?: FieldErrors }) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = new.target.name;
     if (options?.fields) this.fields = options.fields;
+  }
+
+  /**
+   * The process-wide cluster cache (kubernetes/cluster-cache.ts) is shared by every copy of the server
+   * modules Next.js loads, so the errors it reports may come from another copy of this class. The base
+   * class, which error handlers check, recognises those by their mark; subclasses keep plain instanceof.
+   */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    if (Function.prototype[Symbol.hasInstance].call(this, value)) return true;
+    return (
+      this === PlatformError &&
+      typeof value === 'object' &&
+      value !== null &&
+      (value as { [PLATFORM_ERROR]?: unknown })[PLATFORM_ERROR] === true
+    );
   }
 }
 

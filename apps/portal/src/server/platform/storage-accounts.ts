@@ -25,7 +25,7 @@ export function platformMode(): PlatformMode {
   return getPlatformBackend().mode;
 }
 
-export function listStorageAccounts(): Promise<StorageAccount[]> {
+export function listStorageAccounts(): Promise<readonly StorageAccount[]> {
   return getPlatformBackend().list();
 }
 

@@ -1,0 +1,95 @@
+import 'server-only';
+import type { Logger } from 'pino';
+import type { ResourceGroup, StorageAccount } from '@/lib/platform/types';
+import { logger } from '../log/logger';
+import { toStorageAccount } from '../platform/account-mapper';
+import type { AccountObject } from '../platform/account-object';
+import { DEFAULT_CALL_TIMEOUT_MS, type ClusterClient } from './cluster-client';
+import { toResourceGroup, type ResourceGroupObject } from './resource-group-mapper';
+import { WatchedCollection, type CollectionHealth } from './watched-collection';
+
+/**
+ * The portal's read path on a cluster: Accounts and ResourceGroups kept in memory by watches
+ * (watched-collection.ts), one cache per server process. Page views and API reads are answered
+ * from here and cause no LIST at the cluster once it is warm; this portal's own writes are applied
+ * as the API server answered them, so its next read shows them.
+ */
+
+export interface ClusterCache {
+  readonly accounts: WatchedCollection<StorageAccount>;
+  readonly resourceGroups: WatchedCollection<ResourceGroup | undefined>;
+  start(): void;
+  stop(): void;
+}
+
+export interface ClusterCacheHealth {
+  accounts: CollectionHealth;
+  resourceGroups: CollectionHealth;
+}
+
+export function createClusterCache(client: ClusterClient, baseLogger: Logger = logger()): ClusterCache {
+  const log = baseLogger.child({ component: 'cluster-cache' });
+  const readTimeoutMs = DEFAULT_CALL_TIMEOUT_MS + 1000;
+  const accounts = new WatchedCollection<StorageAccount>({
+    name: 'storage accounts',
+    source: {
+      list: () => client.listAccounts(),
+      watch: (version, handlers) => client.watchAccounts(version, handlers),
+    },
+    map: (object) => toStorageAccount(object as AccountObject),
+    logger: log,
+    readTimeoutMs,
+  });
+  const resourceGroups = new WatchedCollection<ResourceGroup | undefined>({
+    name: 'resource groups',
+    source: {
+      list: () => client.listResourceGroups(),
+      watch: (version, handlers) => client.watchResourceGroups(version, handlers),
+    },
+    map: (object) => toResourceGroup(object as ResourceGroupObject),
+    logger: log,
+    readTimeoutMs,
+  });
+  return {
+    accounts,
+    resourceGroups,
+    start() {
+      accounts.start();
+      resourceGroups.start();
+    },
+    stop() {
+      accounts.stop();
+      resourceGroups.stop();
+    },
+  };
+}
+
+// Next.js may load a server module once per bundle (route handlers, pages); the process-wide cache
+// lives on globalThis so every copy shares one, with one set of watches.
+const REGISTRY = Symbol.for('books-portal.cluster-cache');
+interface Registry {
+  key: string;
+  cache: ClusterCache;
+}
+type WithRegistry = typeof globalThis & { [REGISTRY]?: Registry };
+
+/**
+ * The process's cache for the cluster `key` names (API server and credentials), started on first
+ * use. Another key (a test pointing at another cluster) stops the previous cache first.
+ */
+export function processClusterCache(key: string, client: ClusterClient): ClusterCache {
+  const holder = globalThis as WithRegistry;
+  const current = holder[REGISTRY];
+  if (current?.key === key) return current.cache;
+  current?.cache.stop();
+  const cache = createClusterCache(client);
+  holder[REGISTRY] = { key, cache };
+  cache.start();
+  return cache;
+}
+
+/** The health of this process's cache, or undefined when it has none (development mode, no cluster). */
+export function clusterCacheHealth(): ClusterCacheHealth | undefined {
+  const cache = (globalThis as WithRegistry)[REGISTRY]?.cache;
+  return cache ? { accounts: cache.accounts.health(), resourceGroups: cache.resourceGroups.health() } : undefined;
+}

@@ -1,0 +1,184 @@
+/**
+ * The watch-fed cache against the Kubernetes stand-in, through a real kubeconfig and the production
+ * cluster client: one list, then watch events (with bookmarks), a re-list after 410 Gone, a resumed
+ * watch after a dropped connection, reconnection after an outage, and this portal's own writes.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { KubeConfig } from '@kubernetes/client-node';
+import { createClusterCache, type ClusterCache } from '../src/server/kubernetes/cluster-cache';
+import { createClusterClient, type ClusterClient } from '../src/server/kubernetes/cluster-client';
+import { createKubernetesBackend } from '../src/server/kubernetes/kubernetes-backend';
+import { createLogger } from '../src/server/log/logger';
+import { PlatformUnavailableError } from '../src/server/platform/errors';
+import { eventually, startTestCluster, type TestCluster } from './kubernetes-harness';
+
+let cluster: TestCluster;
+let client: ClusterClient;
+let cache: ClusterCache | undefined;
+
+const listsOf = (resource: string) =>
+  cluster.standIn.requests().filter((r) => r.verb === 'list' && r.resource === resource).length;
+const watchesOf = (resource: string) =>
+  cluster.standIn.requests().filter((r) => r.verb === 'watch' && r.resource === resource);
+
+beforeAll(async () => {
+  cluster = await startTestCluster({ bookmarkIntervalMs: 200 });
+  const config = new KubeConfig();
+  config.loadFromFile(cluster.kubeconfigPath);
+  client = createClusterClient(config, 2000);
+});
+
+afterAll(async () => {
+  await cluster.dispose();
+});
+
+afterEach(async () => {
+  cache?.stop();
+  cache = undefined;
+  cluster.standIn.holdWatches(false);
+  await cluster.standIn.clearFaults();
+});
+
+async function warmCache(): Promise<ClusterCache> {
+  cache = createClusterCache(client, createLogger('silent'));
+  cache.start();
+  await cache.accounts.values();
+  await cache.resourceGroups.values();
+  return cache;
+}
+
+const names = async (c: ClusterCache) => (await c.accounts.values()).map((a) => a.name).sort();
+
+describe('the watch-fed cluster cache', () => {
+  it('lists once, then follows changes through a watch that asks for bookmarks, with no further list', async () => {
+    cluster.standIn.fillAccounts(5, 'stinit');
+    const listsBefore = listsOf('accounts');
+    const c = await warmCache();
+    expect(await names(c)).toEqual(
+      cluster.standIn
+        .accounts()
+        .map((a) => a.metadata.name)
+        .sort(),
+    );
+    expect(c.accounts.health()).toMatchObject({ synced: true, failing: false, objects: 5, relists: 0 });
+
+    cluster.standIn.fillAccounts(3, 'stlater');
+    await eventually(async () => ((await c.accounts.values()).length === 8 ? true : undefined), 'the watched adds');
+    for (let read = 0; read < 5; read += 1) await c.accounts.values();
+    expect(listsOf('accounts') - listsBefore).toBe(1);
+    const watch = watchesOf('accounts').at(-1);
+    expect(watch?.query).toContain('allowWatchBookmarks=true');
+    expect(c.accounts.health().lastEventAt).toBeDefined();
+  });
+
+  it('moves its resourceVersion forward on bookmarks while its own collection is quiet', async () => {
+    const c = await warmCache();
+    const before = c.resourceGroups.health().resourceVersion;
+    // Account writes advance the cluster's resourceVersion; only a bookmark tells the group watch.
+    cluster.standIn.fillAccounts(2, 'stbookmark');
+    const latest = cluster.standIn.accounts().map((a) => Number(a.metadata.resourceVersion));
+    const newest = String(Math.max(...latest));
+    await eventually(
+      () => (c.resourceGroups.health().resourceVersion === newest ? true : undefined),
+      `a bookmark at ${newest} (was ${before})`,
+    );
+  });
+
+  it('resumes the watch from its resourceVersion after a dropped connection, without listing again', async () => {
+    const c = await warmCache();
+    const lists = listsOf('accounts');
+    const version = c.accounts.health().resourceVersion;
+    const watches = watchesOf('accounts').length;
+    expect(cluster.standIn.dropWatches()).toBeGreaterThan(0);
+    cluster.standIn.fillAccounts(1, 'stafterdrop');
+    await eventually(
+      async () => ((await names(c)).includes('stafterdrop00000') ? true : undefined),
+      'the account made after the drop',
+    );
+    expect(listsOf('accounts')).toBe(lists);
+    const resumed = watchesOf('accounts').slice(watches);
+    expect(resumed.length).toBeGreaterThan(0);
+    expect(resumed[0]?.query).toContain(`resourceVersion=${version}`);
+    expect(c.accounts.health().reconnects).toBeGreaterThan(0);
+  });
+
+  it('lists again when its resourceVersion has expired (410 Gone), and sees what changed meanwhile', async () => {
+    const c = await warmCache();
+    const lists = listsOf('accounts');
+    await cluster.standIn.setUnreachable('reset');
+    cluster.standIn.fillAccounts(2, 'stexpired');
+    cluster.standIn.compactHistory();
+    await cluster.standIn.clearFaults();
+    await eventually(
+      async () => ((await names(c).catch((): string[] => [])).includes('stexpired00001') ? true : undefined),
+      'the accounts made while the watch was away',
+    );
+    expect(listsOf('accounts')).toBe(lists + 1);
+    expect(c.accounts.health().relists).toBe(1);
+    expect(
+      cluster.standIn.requests().some((r) => r.verb === 'watch' && r.resource === 'accounts' && r.status === 200),
+    ).toBe(true);
+  });
+
+  it('answers 503 while the cluster is unreachable, and serves again once it is back', async () => {
+    const c = await warmCache();
+    await cluster.standIn.setUnreachable('reset');
+    const error = await eventually(
+      () =>
+        c.accounts.values().then(
+          () => undefined,
+          (reason: unknown) => reason,
+        ),
+      'reads to fail while the cluster is away',
+    );
+    expect(error).toBeInstanceOf(PlatformUnavailableError);
+    expect((error as Error).message).toMatch(/^The platform cluster is unreachable \(connection (reset|closed)\)/);
+    expect(c.accounts.health()).toMatchObject({ synced: true, failing: true });
+    expect(c.accounts.health().lastError).toMatch(/unreachable/);
+
+    cluster.standIn.fillAccounts(1, 'stoutage');
+    await cluster.standIn.clearFaults();
+    await eventually(async () => ((await names(c)).includes('stoutage00000') ? true : undefined), 'the cache back');
+    expect(c.accounts.health().failing).toBe(false);
+  });
+
+  it("shows this portal's own writes in its next read, before the watch has delivered them", async () => {
+    const c = await warmCache();
+    const backend = createKubernetesBackend(client, c);
+    const context = {
+      requestId: 'req-own-write',
+      requestedBy: 'alice@example.test',
+      principal: { identity: 'alice@example.test', role: 'admin' as const },
+    };
+    cluster.standIn.holdWatches(true);
+    const created = await backend.create(
+      {
+        name: 'stownwrite01',
+        application: 'webshop',
+        environment: 'dev',
+        resourceGroup: 'rg-books-dev',
+        location: 'westeurope',
+        accountKind: 'StorageV2',
+        accountTier: 'Standard',
+        replicationType: 'LRS',
+        accessTier: 'Hot',
+        publicNetworkAccess: false,
+        allowedIpRanges: [],
+        hierarchicalNamespace: false,
+        sftpEnabled: false,
+        nfsv3Enabled: false,
+        httpsOnly: true,
+        sharedKeyAccess: true,
+      },
+      context,
+    );
+    expect(created.name).toBe('stownwrite01');
+    expect((await backend.list()).map((a) => a.name)).toContain('stownwrite01');
+    expect((await backend.get('stownwrite01')).application).toBe('webshop');
+
+    await backend.delete('stownwrite01', context);
+    expect((await backend.get('stownwrite01')).state).toBe('Deleting');
+
+    cluster.standIn.holdWatches(false);
+  });
+});
