@@ -29,7 +29,7 @@ import {
 } from './lib/processes.js';
 import { prefill, startService, type RunningService } from './lib/service.js';
 import { selectRoutes, type BenchRoute } from './lib/routes.js';
-import { loadAverage, median } from './lib/stats.js';
+import { loadAverage, median, warnIfBusy } from './lib/stats.js';
 import { formatTable, type SummaryRow } from './lib/report.js';
 import type { TestPostgres } from '@books/test-postgres';
 import { startBenchPostgres } from './lib/postgres-scale.js';
@@ -327,6 +327,7 @@ function summarise(routes: readonly BenchRoute[], rounds: readonly RoundRecord[]
 async function main(): Promise<void> {
   const options = parseOptions();
   installCleanup();
+  warnIfBusy();
   mkdirSync(RESULTS_DIR, { recursive: true });
   mkdirSync(dirname(options.json), { recursive: true });
 

@@ -27,7 +27,7 @@ import {
   stopProcess,
 } from './lib/processes.js';
 import { renderTable } from './lib/report.js';
-import { loadAverage } from './lib/stats.js';
+import { loadAverage, warnIfBusy } from './lib/stats.js';
 import type { TestPostgres } from '@books/test-postgres';
 import {
   concurrentWrites,
@@ -501,6 +501,7 @@ function report(records: readonly SizeRecord[]): string {
 async function main(): Promise<void> {
   const options = parseOptions();
   installCleanup();
+  warnIfBusy();
   mkdirSync(dirname(options.json), { recursive: true });
   const perSizeSeconds = (options.store === 'postgres' ? 24 : 14) * (options.duration + 1 + 1) + 300;
   const watchdog = setTimeout(

@@ -1,4 +1,4 @@
-// Child-process plumbing for the benchmarks: free ports in the bench range, CPU pinning,
+// Child-process plumbing for the benchmarks: free ports, CPU pinning,
 // readiness, and a guarantee that every server we start is killed when we stop.
 
 import { spawn, spawnSync, type ChildProcess, type StdioOptions } from 'node:child_process';
@@ -7,7 +7,6 @@ import { createServer } from 'node:net';
 import { request } from 'node:http';
 
 export const BENCH_HOST = '127.0.0.1';
-const PORT_RANGE = { first: 8300, last: 8399 } as const;
 
 const children = new Set<ChildProcess>();
 let cleanupInstalled = false;
@@ -36,26 +35,30 @@ export function installCleanup(): void {
   });
 }
 
-function portIsFree(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
+/** A port the kernel picks from its ephemeral range: free now, and not the one another bench holds. */
+function ephemeralPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
     const probe = createServer();
-    probe.once('error', () => resolve(false));
-    probe.listen(port, BENCH_HOST, () => probe.close(() => resolve(true)));
+    probe.once('error', reject);
+    probe.listen(0, BENCH_HOST, () => {
+      const address = probe.address();
+      probe.close(() =>
+        typeof address === 'object' && address !== null ? resolve(address.port) : reject(new Error('no port')),
+      );
+    });
   });
 }
 
 const handedOut = new Set<number>();
 
-/** A port of the bench range nobody listens on; never the same one twice in a run. */
+/** A free port on the bench host, never the same one twice in a run. */
 export async function freePort(): Promise<number> {
-  for (let port = PORT_RANGE.first; port <= PORT_RANGE.last; port++) {
+  for (;;) {
+    const port = await ephemeralPort();
     if (handedOut.has(port)) continue;
-    if (await portIsFree(port)) {
-      handedOut.add(port);
-      return port;
-    }
+    handedOut.add(port);
+    return port;
   }
-  throw new Error(`no free port in ${PORT_RANGE.first}-${PORT_RANGE.last}`);
 }
 
 /** Whether taskset (util-linux) can pin processes and the machine has 2+ CPUs to pin to. */
