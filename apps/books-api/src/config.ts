@@ -129,7 +129,7 @@ export function read<T>(env: Env, variable: string, parse: Parser<T>, fallback: 
   }
 }
 
-/** Connection limits and timeouts (README "Limits and timeouts"). */
+/** Connection limits and timeouts (docs/errors-and-limits.md). */
 function readConnectionSettings(env: Env) {
   const seconds = (variable: string, fallback: number, max = 3600) =>
     read(env, variable, integerInRange(1, max), fallback) * 1000;
@@ -160,10 +160,10 @@ export function loadConfig(env: Env = process.env) {
     // Responses of one event-loop turn written together (plugins/app/response-write-batching.ts).
     responseWriteBatching: read(env, 'RESPONSE_WRITE_BATCHING', strictSwitch, true),
     trafficGeneratorEnabled: read(env, 'ENABLE_TRAFFIC_GENERATOR', truthy, false),
-    // The PostgreSQL store (README "Run with PostgreSQL"); unset: the in-memory store.
+    // The PostgreSQL store (docs/postgresql.md); unset: the in-memory store.
     database: readDatabase(env),
     connections: readConnectionSettings(env),
-    // Token login (README "Token login"); files named here are read by plugins/app/authentication.ts at start.
+    // Token login (docs/authentication.md); files named here are read by plugins/app/authentication.ts at start.
     auth: {
       usersFile: read<string | undefined>(env, 'USERS_FILE', nonEmptyString, undefined),
       tokenSigning: readTokenSigning(env),

@@ -4,7 +4,7 @@
  * hooks and services throw what a factory returns, never `new HttpError(...)` (lint enforces
  * it). The single error handler (plugins/app/errors.ts) turns it into the contract's body,
  * `{"detail": ...}`; the code travels in the request's log line, never in the body (the
- * contract fixes the bodies). The README's error table lists every code; a test checks it.
+ * contract fixes the bodies). The error table in docs/errors-and-limits.md lists every code; a test checks it.
  */
 
 type Status = number | '4xx' | 'forced';

@@ -8,7 +8,7 @@ import { buildApp } from '../src/app.js';
 import { defaultConfig } from '../src/config.js';
 import { ERROR_CATALOGUE, type ErrorCode } from '../src/errors.js';
 
-const README = new URL('../../../README.md', import.meta.url);
+const ERROR_DOC = new URL('../../../docs/errors-and-limits.md', import.meta.url);
 const UNKNOWN_BOOK = randomUUID();
 
 interface DocumentedError {
@@ -16,9 +16,9 @@ interface DocumentedError {
   detail: string;
 }
 
-/** The rows of the README's error table: | `BOOKS_ERR_X` | status | `detail` | */
+/** The rows of the error table in docs/errors-and-limits.md: | `BOOKS_ERR_X` | status | `detail` | */
 async function documentedErrors(): Promise<Map<string, DocumentedError>> {
-  const text = await readFile(README, 'utf8');
+  const text = await readFile(ERROR_DOC, 'utf8');
   const rows = new Map<string, DocumentedError>();
   for (const match of text.matchAll(/^\| `(BOOKS_ERR_[A-Z0-9_]+)` +\| ([^|]+?) +\| `([^`]*)` +\|$/gm)) {
     rows.set(match[1]!, { status: match[2]!, detail: match[3]! });
@@ -27,16 +27,20 @@ async function documentedErrors(): Promise<Map<string, DocumentedError>> {
 }
 
 describe('error catalogue', () => {
-  test('the README error table documents every code with its status and detail', async () => {
+  test('the error table of docs/errors-and-limits.md documents every code with its status and detail', async () => {
     const documented = await documentedErrors();
     for (const [code, { status, detail }] of Object.entries(ERROR_CATALOGUE)) {
-      assert.deepEqual(documented.get(code), { status: String(status), detail }, `${code} in the README error table`);
+      assert.deepEqual(
+        documented.get(code),
+        { status: String(status), detail },
+        `${code} in the error table of docs/errors-and-limits.md`,
+      );
     }
   });
 
-  test('the README error table lists no code the catalogue does not have', async () => {
+  test('the error table of docs/errors-and-limits.md lists no code the catalogue does not have', async () => {
     const documented = await documentedErrors();
-    assert.ok(documented.size > 0, 'the README has an error table');
+    assert.ok(documented.size > 0, 'docs/errors-and-limits.md has an error table');
     for (const code of documented.keys()) assert.ok(code in ERROR_CATALOGUE, `${code} is in src/errors.ts`);
   });
 

@@ -41,7 +41,7 @@ interface KeyedRow {
  * Rolling updates: a replica of the previous version still serving meanwhile folds queries and
  * new keys the old way, so for the few characters whose folding changed its searches and its
  * writes disagree with the new keys until it is replaced. The version only moves forward: an
- * older server never re-folds a newer database back (see the README, "Run with PostgreSQL").
+ * older server never re-folds a newer database back (see docs/postgresql.md).
  */
 export async function refoldSearchKeys(sql: ReservedSql, options: RefoldOptions = {}): Promise<RefoldOutcome> {
   const version = SEARCH_FOLD_VERSION;

@@ -1,7 +1,7 @@
 import type { RoleMapping } from './role-mapping';
 
 /**
- * The sign-in part of the portal's environment (see the README's "Portal identity" table).
+ * The sign-in part of the portal's environment (see docs/portal-identity.md).
  * parseAuthConfig throws ConfigError naming the variable; src/server/config.ts calls it once.
  */
 
