@@ -36,6 +36,9 @@ function loadManifests(): Manifest[] {
 }
 
 const manifests = loadManifests();
+const kustomizationFile = parseAllDocuments(readFileSync(`${deployDir}kustomization.yaml`, 'utf8'))[0]?.toJS() as {
+  images?: { name: string; newName: string; newTag: string }[];
+};
 const find = (kind: string, name: string): Manifest => {
   const found = manifests.find((m) => m.kind === kind && m.metadata.name === name);
   if (!found) throw new Error(`${kind}/${name} is missing from deploy/kubernetes`);
@@ -56,7 +59,7 @@ interface Container {
   livenessProbe?: Probe;
   resources?: { requests?: Record<string, string>; limits?: Record<string, string> };
   securityContext?: Record<string, unknown>;
-  volumeMounts?: { name: string; mountPath: string }[];
+  volumeMounts?: { name: string; mountPath: string; readOnly?: boolean }[];
   env?: { name: string; value?: string; valueFrom?: { secretKeyRef?: { name: string; key: string } } }[];
 }
 
@@ -65,7 +68,12 @@ interface PodSpec {
   automountServiceAccountToken?: boolean;
   securityContext?: Record<string, unknown>;
   containers: Container[];
-  volumes?: { name: string; emptyDir?: Record<string, unknown> }[];
+  volumes?: {
+    name: string;
+    emptyDir?: Record<string, unknown>;
+    secret?: { secretName: string };
+    configMap?: { name: string };
+  }[];
 }
 
 interface WorkloadSpec {
@@ -76,8 +84,10 @@ interface WorkloadSpec {
 }
 
 const deployments = manifests.filter((m) => m.kind === 'Deployment');
-/** Everything that runs pods: the two apps' Deployments and the demo PostgreSQL's StatefulSet. */
-const workloads = manifests.filter((m) => m.kind === 'Deployment' || m.kind === 'StatefulSet');
+/** What runs pods: the two apps' Deployments, the demo PostgreSQL's StatefulSet and its init Job. */
+const workloads = manifests.filter((m) => ['Deployment', 'StatefulSet', 'Job'].includes(m.kind));
+/** What runs pods that serve, and so needs probes. */
+const servers = workloads.filter((m) => m.kind !== 'Job');
 const workloadSpec = (workload: Manifest): WorkloadSpec => workload['spec'] as WorkloadSpec;
 const podSpec = (workload: Manifest): PodSpec => workloadSpec(workload).template.spec;
 const envOf = (workload: Manifest, container: string) =>
@@ -136,10 +146,14 @@ describe('Kubernetes manifests', () => {
     for (const name of ['PORTAL_OIDC_ISSUER', 'PORTAL_OIDC_CLIENT_ID', 'PORTAL_PUBLIC_URL']) {
       expect(byName.get(name)?.value, name).toMatch(/\S/);
     }
-    for (const name of ['PORTAL_OIDC_CLIENT_SECRET', 'PORTAL_SESSION_SECRET', 'PORTAL_DATABASE_URL']) {
+    for (const name of ['PORTAL_OIDC_CLIENT_SECRET', 'PORTAL_SESSION_SECRET']) {
       expect(byName.get(name)?.value, name).toBeUndefined();
       expect(byName.get(name)?.valueFrom?.secretKeyRef?.name, name).toBe('books-portal-auth');
     }
+    expect(byName.get('PORTAL_DATABASE_URL')?.valueFrom?.secretKeyRef).toEqual({
+      name: 'books-portal-database',
+      key: 'database-url',
+    });
     expect(manifests.some((manifest) => manifest.kind === 'Secret')).toBe(false);
   });
 
@@ -174,6 +188,7 @@ describe('Kubernetes manifests', () => {
     expect(workloads.map((w) => `${w.kind}/${w.metadata.name}`).sort()).toEqual([
       'Deployment/books-api',
       'Deployment/books-portal',
+      'Job/books-database-init',
       'StatefulSet/books-postgres',
     ]);
     for (const deployment of workloads) {
@@ -198,7 +213,16 @@ describe('Kubernetes manifests', () => {
     for (const workload of workloads) {
       const spec = podSpec(workload);
       const volumes = new Map((spec.volumes ?? []).map((v) => [v.name, v]));
-      for (const volume of volumes.values()) expect(volume.emptyDir, `${volume.name} is an emptyDir`).toBeDefined();
+      const mounts = spec.containers.flatMap((c) => c.volumeMounts ?? []);
+      for (const volume of volumes.values()) {
+        if (volume.emptyDir) continue;
+        // Secrets and ConfigMaps are read-only whatever the mount says; say so anyway.
+        expect(
+          volume.secret ?? volume.configMap,
+          `${volume.name} is an emptyDir, a Secret or a ConfigMap`,
+        ).toBeDefined();
+        for (const mount of mounts.filter((m) => m.name === volume.name)) expect(mount.readOnly, mount.name).toBe(true);
+      }
       const claims = (workloadSpec(workload).volumeClaimTemplates ?? []).map((claim) => claim.metadata.name);
       const mounted = spec.containers.flatMap((c) => (c.volumeMounts ?? []).map((m) => m.name));
       expect([...volumes.keys(), ...claims].sort()).toEqual([...new Set(mounted)].sort());
@@ -212,11 +236,13 @@ describe('Kubernetes manifests', () => {
     expect(portalMounts).toContain('/app/apps/portal/.next/cache');
   });
 
-  it('give every container probes, resource requests and limits, and a pinned image', () => {
+  it('give every container resource requests and limits and a pinned image, and every server probes', () => {
     for (const deployment of workloads) {
       for (const container of podSpec(deployment).containers) {
-        expect(container.readinessProbe, `${container.name} readiness`).toBeDefined();
-        expect(container.livenessProbe, `${container.name} liveness`).toBeDefined();
+        if (servers.includes(deployment)) {
+          expect(container.readinessProbe, `${container.name} readiness`).toBeDefined();
+          expect(container.livenessProbe, `${container.name} liveness`).toBeDefined();
+        }
         expect(Object.keys(container.resources?.requests ?? {}).sort()).toEqual(['cpu', 'memory']);
         expect(Object.keys(container.resources?.limits ?? {}).sort()).toEqual(['cpu', 'memory']);
         expect(container.image).toMatch(/:[\w.-]+$/);
@@ -232,7 +258,7 @@ describe('Kubernetes manifests', () => {
   it('route each Service to a named port of the pods it selects', () => {
     for (const service of manifests.filter((m) => m.kind === 'Service')) {
       const spec = service['spec'] as { selector: Record<string, string>; ports: { targetPort: string }[] };
-      const target = workloads.find((w) => {
+      const target = servers.find((w) => {
         const labels = workloadSpec(w).template.metadata.labels;
         return Object.entries(spec.selector).every(([k, v]) => labels[k] === v);
       });
@@ -257,7 +283,7 @@ describe('Kubernetes manifests', () => {
     expect(workloadSpec(api).replicas).toBeGreaterThanOrEqual(2);
     const databaseUrl = envOf(api, 'books-api').get('DATABASE_URL');
     expect(databaseUrl?.value).toBeUndefined();
-    expect(databaseUrl?.valueFrom?.secretKeyRef).toEqual({ name: 'books-postgres', key: 'database-url' });
+    expect(databaseUrl?.valueFrom?.secretKeyRef).toEqual({ name: 'books-api-database', key: 'database-url' });
   });
 
   it('take a Books API pod out of the Service while /api/ps fails, but keep it alive while HEAD /api/status answers', async () => {
@@ -287,28 +313,69 @@ describe('Kubernetes manifests', () => {
     }
   }, 60_000);
 
-  it('build with kubectl kustomize to exactly the files the kustomization lists', async () => {
+  it('build with kubectl kustomize to exactly the files the kustomization lists, images from its images: block', async () => {
     const built = await kustomize(deployDir);
     expect(built.map(identity).sort()).toEqual(manifests.map(identity).sort());
+    const images = new Map(
+      (kustomizationFile.images ?? []).map((image) => [image.name, `${image.newName}:${image.newTag}`]),
+    );
     const byIdentity = new Map(manifests.map((m) => [identity(m), m]));
-    for (const manifest of built) expect(manifest, identity(manifest)).toEqual(byIdentity.get(identity(manifest)));
+    for (const manifest of built) {
+      const expected = structuredClone(byIdentity.get(identity(manifest)));
+      if (expected && ['Deployment', 'StatefulSet', 'Job'].includes(expected.kind)) {
+        for (const container of podSpec(expected).containers) {
+          container.image = images.get(container.image.split(':')[0] ?? '') ?? container.image;
+        }
+      }
+      expect(manifest, identity(manifest)).toEqual(expected);
+    }
   }, 60_000);
 
-  it('keep the in-memory variant at one Books API replica, without a database, and otherwise the same', async () => {
-    const memory = await kustomize(memoryOverlayDir);
-    const api = memory.find((m) => m.kind === 'Deployment' && m.metadata.name === 'books-api');
-    expect(api && workloadSpec(api).replicas).toBe(1);
-    expect(api && envOf(api, 'books-api').has('DATABASE_URL')).toBe(false);
-    expect(memory.some((m) => m.metadata.name === 'books-postgres')).toBe(false);
-    // Everything else (probes, security, the portal) is the PostgreSQL variant's, untouched.
-    const base = new Map(manifests.map((m) => [identity(m), m]));
-    for (const manifest of memory.filter((m) => m !== api)) {
-      expect(manifest, identity(manifest)).toEqual(base.get(identity(manifest)));
+  it('render NetworkPolicies, AUTH_REQUIRED, the database-init Job and non-superuser roles', async () => {
+    const built = await kustomize(deployDir);
+    const kinds = (kind: string) => built.filter((m) => m.kind === kind).map((m) => m.metadata.name);
+    expect(kinds('NetworkPolicy')).toContain('default-deny');
+    expect(kinds('NetworkPolicy').length).toBeGreaterThan(1);
+    expect(kinds('Job')).toEqual(['books-database-init']);
+    expect(kinds('Ingress')).toEqual(['books-service']);
+    const api = built.find((m) => m.kind === 'Deployment' && m.metadata.name === 'books-api');
+    expect(api && envOf(api, 'books-api').get('AUTH_REQUIRED')?.value).toBe('true');
+    const script = (
+      built.find((m) => m.kind === 'ConfigMap' && m.metadata.name === 'books-database-init')?.['data'] as
+        Record<string, string> | undefined
+    )?.['init-databases.sh'];
+    for (const role of ['books_api', 'portal']) {
+      expect(script).toMatch(new RegExp(`ALTER ROLE ${role} WITH LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE`));
     }
-    const baseApi = structuredClone(find('Deployment', 'books-api')) as Manifest & { spec: WorkloadSpec };
-    baseApi.spec.replicas = 1;
-    const container = baseApi.spec.template.spec.containers[0];
-    if (container) container.env = container.env?.filter((variable) => variable.name !== 'DATABASE_URL');
-    expect(api).toEqual(baseApi);
+    for (const deployment of built.filter((m) => m.kind === 'Deployment')) {
+      for (const container of podSpec(deployment).containers) expect(container.image).toMatch(/^[\w.-]+\/.+:[\w.-]+$/);
+    }
+  }, 60_000);
+
+  it('keep the in-memory variant at one replica of each app, with no PostgreSQL anywhere, and otherwise the same', async () => {
+    const memory = await kustomize(memoryOverlayDir);
+    const base = await kustomize(deployDir);
+    const rendered = JSON.stringify(memory);
+    expect(rendered).not.toMatch(/postgres/i);
+    expect(rendered).not.toMatch(/DATABASE_URL/);
+    const apps = memory.filter((m) => m.kind === 'Deployment');
+    expect(apps.map((m) => [m.metadata.name, workloadSpec(m).replicas])).toEqual([
+      ['books-api', 1],
+      ['books-portal', 1],
+    ]);
+    // Everything that stays (probes, security, the rest of each app's settings, the network policies
+    // but those to PostgreSQL) is the PostgreSQL variant's, untouched.
+    const baseByIdentity = new Map(base.map((m) => [identity(m), m]));
+    for (const manifest of memory) {
+      const expected = structuredClone(baseByIdentity.get(identity(manifest))) as Manifest & { spec: WorkloadSpec };
+      expect(expected, identity(manifest)).toBeDefined();
+      if (manifest.kind === 'Deployment') {
+        expected.spec.replicas = 1;
+        for (const container of expected.spec.template.spec.containers) {
+          container.env = container.env?.filter((variable) => !variable.name.endsWith('DATABASE_URL'));
+        }
+      }
+      expect(manifest, identity(manifest)).toEqual(expected);
+    }
   }, 60_000);
 });

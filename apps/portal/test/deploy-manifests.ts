@@ -1,0 +1,38 @@
+/** The files a kustomization.yaml lists, parsed as a cluster would receive them (before kustomize's transformers). */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { parseAllDocuments } from 'yaml';
+
+export const DEPLOY_DIR = fileURLToPath(new URL('../../../deploy/kubernetes/', import.meta.url));
+export const MEMORY_DEPLOY_DIR = fileURLToPath(new URL('../../../deploy/kubernetes-memory/', import.meta.url));
+
+export interface Manifest {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; namespace?: string; labels?: Record<string, string> };
+  [field: string]: unknown;
+}
+
+export interface Kustomization {
+  resources: string[];
+  images?: { name: string; newName?: string; newTag?: string }[];
+}
+
+export function kustomization(dir = DEPLOY_DIR): Kustomization {
+  return parseAllDocuments(readFileSync(`${dir}kustomization.yaml`, 'utf8'))[0]?.toJS() as Kustomization;
+}
+
+export function loadManifests(dir = DEPLOY_DIR): Manifest[] {
+  return kustomization(dir).resources.flatMap((file) =>
+    parseAllDocuments(readFileSync(`${dir}${file}`, 'utf8')).map((doc) => {
+      if (doc.errors.length > 0) throw new Error(`${file}: ${doc.errors.map(String).join('; ')}`);
+      return doc.toJS() as Manifest;
+    }),
+  );
+}
+
+export function findManifest(manifests: readonly Manifest[], kind: string, name: string): Manifest {
+  const found = manifests.find((m) => m.kind === kind && m.metadata.name === name);
+  if (!found) throw new Error(`${kind}/${name} is missing from the manifests`);
+  return found;
+}
