@@ -6,6 +6,7 @@ import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
 import { CopyButton } from '@/components/common/CopyButton';
 import { formatAccountKind, formatSetting, formatSku, formatTlsVersion, yesNo } from '@/lib/platform/display';
+import { OWNED_FIELD_LABELS } from '@/lib/platform/owned-settings';
 import type { AccountSpecView, Condition, PlatformEvent, StorageAccount } from '@/lib/platform/types';
 import { formatTimestamp } from './format';
 
@@ -152,7 +153,7 @@ export function ObservedSection({ account }: { account: StorageAccount }) {
  * Records shown as a list of small blocks rather than a table: it reflows on a phone, never
  * scrolls sideways, and reads in order with a screen reader.
  */
-function RecordList({ label, children }: { label: string; children: ReactNode }) {
+export function RecordList({ label, children }: { label: string; children: ReactNode }) {
   return (
     <Box component="ul" aria-label={label} sx={{ listStyle: 'none', p: 0, m: 0, display: 'grid', gap: 1 }}>
       {children}
@@ -160,7 +161,7 @@ function RecordList({ label, children }: { label: string; children: ReactNode })
   );
 }
 
-function RecordItem({ title, meta, children }: { title: ReactNode; meta?: ReactNode; children?: ReactNode }) {
+export function RecordItem({ title, meta, children }: { title: ReactNode; meta?: ReactNode; children?: ReactNode }) {
   return (
     <Box
       component="li"
@@ -255,22 +256,24 @@ export function YamlSection({ yaml }: { yaml: string }) {
   );
 }
 
-/** The settings compared between spec and Azure, in the order people think of them. */
-export const COMPARED_SETTINGS: [keyof AccountSpecView, string][] = [
-  ['location', 'Location'],
-  ['kind', 'Account kind'],
-  ['tier', 'Performance tier'],
-  ['replication', 'Replication'],
-  ['accessTier', 'Access tier'],
-  ['publicNetworkAccess', 'Public network access'],
-  ['allowedIpRanges', 'Allowed IP ranges'],
-  ['httpsOnly', 'HTTPS only'],
-  ['minTlsVersion', 'Minimum TLS version'],
-  ['sharedKeyAccess', 'Shared key access'],
-  ['hierarchicalNamespace', 'Hierarchical namespace'],
-  ['sftpEnabled', 'SFTP'],
-  ['nfsv3Enabled', 'NFSv3'],
-];
+/** The settings compared between spec and Azure, in the order and words of the owned settings. */
+export const COMPARED_SETTINGS: [keyof AccountSpecView, string][] = (
+  [
+    'location',
+    'kind',
+    'tier',
+    'replication',
+    'accessTier',
+    'publicNetworkAccess',
+    'allowedIpRanges',
+    'httpsOnly',
+    'minTlsVersion',
+    'sharedKeyAccess',
+    'hierarchicalNamespace',
+    'sftpEnabled',
+    'nfsv3Enabled',
+  ] as const
+).map((field) => [field, OWNED_FIELD_LABELS[field]]);
 
 /** Desired (spec) beside observed (what Azure reports), one block per setting; differences marked. */
 export function DesiredObservedList({ account }: { account: StorageAccount }) {

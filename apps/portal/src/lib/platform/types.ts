@@ -4,6 +4,7 @@
  */
 export type { StorageAccountRequest, StorageAccountRequestInput, FieldErrors } from './storage-request';
 import type { ChangeableSettings } from './account-change';
+import type { OwnedSettings } from './owned-settings';
 export type { ChangeableSettings } from './account-change';
 
 /** Derived from the Crossplane conditions and the deletion timestamp. */
@@ -46,23 +47,11 @@ export interface ObservedAccount {
   primaryWebEndpoint?: string;
 }
 
-/** Settings as the spec asks for them or as Azure reports them, in the portal's words; compared for drift. */
-export interface AccountSpecView {
-  location?: string;
-  resourceGroup?: string;
-  kind?: string;
-  tier?: string;
-  replication?: string;
-  accessTier?: string;
-  publicNetworkAccess?: boolean;
-  allowedIpRanges?: string[];
-  httpsOnly?: boolean;
-  minTlsVersion?: string;
-  sharedKeyAccess?: boolean;
-  hierarchicalNamespace?: boolean;
-  sftpEnabled?: boolean;
-  nfsv3Enabled?: boolean;
-}
+/**
+ * Settings as the spec asks for them or as Azure reports them, in the portal's words (the owned
+ * settings); a side that does not state a setting leaves it out.
+ */
+export type AccountSpecView = Partial<OwnedSettings>;
 
 /** Whether Crossplane has the account as it was asked for, and why not. */
 export interface SyncReport {

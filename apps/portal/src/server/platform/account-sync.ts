@@ -12,6 +12,10 @@ import { CHANGE_KEYS, RECONCILE_REQUESTED_AT } from './change-annotations';
 const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
 const flag = (value: unknown): boolean | undefined => (typeof value === 'boolean' ? value : undefined);
 
+function tag(tags: unknown, key: string): string | undefined {
+  return typeof tags === 'object' && tags !== null ? text((tags as Record<string, unknown>)[key]) : undefined;
+}
+
 function ipRules(networkRules: unknown): string[] | undefined {
   if (networkRules === undefined) return undefined;
   const first: unknown = Array.isArray(networkRules) ? networkRules[0] : networkRules;
@@ -38,6 +42,11 @@ export function specView(parameters: Record<string, unknown> | undefined): Accou
     hierarchicalNamespace: flag(parameters['isHnsEnabled']),
     sftpEnabled: flag(parameters['sftpEnabled']),
     nfsv3Enabled: flag(parameters['nfsv3Enabled']),
+    allowNestedItemsToBePublic: flag(parameters['allowNestedItemsToBePublic']),
+    crossTenantReplication: flag(parameters['crossTenantReplicationEnabled']),
+    infrastructureEncryption: flag(parameters['infrastructureEncryptionEnabled']),
+    application: tag(parameters['tags'], 'application'),
+    environment: tag(parameters['tags'], 'environment'),
   };
   for (const key of Object.keys(view) as (keyof AccountSpecView)[]) if (view[key] === undefined) delete view[key];
   return view;

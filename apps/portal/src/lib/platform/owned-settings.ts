@@ -1,0 +1,168 @@
+/**
+ * The settings of a storage account the portal owns: what it records as intent, what it compares
+ * with the cluster object and with Azure, and the words it shows for each. Provider-computed values
+ * (ids, endpoints, creation time) are not here, so they can never count as drift.
+ * Pure module: safe in the browser and on the server.
+ */
+import { applyChange, type AccountChange, type ChangeableSettings } from './account-change';
+import { SAFE_DEFAULTS } from './account-manifest';
+import type { StorageAccountRequest } from './storage-request';
+import { accessTierApplies } from './storage-rules';
+
+export interface OwnedSettings {
+  location: string;
+  resourceGroup: string;
+  kind: string;
+  tier: string;
+  replication: string;
+  /** Only for kinds that have one (see ACCESS_TIER_KINDS). */
+  accessTier?: string;
+  minTlsVersion: string;
+  httpsOnly: boolean;
+  publicNetworkAccess: boolean;
+  allowedIpRanges: string[];
+  allowNestedItemsToBePublic: boolean;
+  sharedKeyAccess: boolean;
+  crossTenantReplication: boolean;
+  infrastructureEncryption: boolean;
+  hierarchicalNamespace: boolean;
+  sftpEnabled: boolean;
+  nfsv3Enabled: boolean;
+  /** Ownership: the application tag (and label on the cluster object). */
+  application?: string;
+  /** Ownership: the environment tag (and label on the cluster object). */
+  environment?: string;
+}
+
+export type OwnedField = keyof OwnedSettings;
+
+/** The words for each owned setting, in the order people think of them; every page uses these. */
+export const OWNED_FIELD_LABELS: Record<OwnedField, string> = {
+  location: 'Location',
+  resourceGroup: 'Resource group',
+  kind: 'Account kind',
+  tier: 'Performance tier',
+  replication: 'Replication',
+  accessTier: 'Access tier',
+  publicNetworkAccess: 'Public network access',
+  allowedIpRanges: 'Allowed IP ranges',
+  httpsOnly: 'HTTPS only',
+  minTlsVersion: 'Minimum TLS version',
+  sharedKeyAccess: 'Shared key access',
+  hierarchicalNamespace: 'Hierarchical namespace',
+  sftpEnabled: 'SFTP',
+  nfsv3Enabled: 'NFSv3',
+  allowNestedItemsToBePublic: 'Public nested items allowed',
+  crossTenantReplication: 'Cross-tenant replication',
+  infrastructureEncryption: 'Infrastructure encryption',
+  application: 'Application',
+  environment: 'Environment',
+};
+
+export const OWNED_FIELDS = Object.keys(OWNED_FIELD_LABELS) as OwnedField[];
+
+/** One owned setting that differs between two sides (a change, or a drift). */
+export interface OwnedFieldChange {
+  field: OwnedField;
+  label: string;
+  from?: OwnedSettings[OwnedField];
+  to?: OwnedSettings[OwnedField];
+}
+
+/** Lists compare as sets (the order of IP rules means nothing); a missing value equals undefined. */
+function normalised(value: unknown): string {
+  if (Array.isArray(value)) return JSON.stringify(value.map(String).sort());
+  return JSON.stringify(value ?? null);
+}
+
+export function sameOwnedValue(a: unknown, b: unknown): boolean {
+  return normalised(a) === normalised(b);
+}
+
+/**
+ * Owned fields where `other` says something different from `reference`. A field `other` does not
+ * state at all (undefined) is no disagreement: a side that has not reported a value has not drifted.
+ */
+export function differingOwnedFields(reference: Partial<OwnedSettings>, other: Partial<OwnedSettings>): OwnedField[] {
+  return OWNED_FIELDS.filter((field) => other[field] !== undefined && !sameOwnedValue(reference[field], other[field]));
+}
+
+/** What an action did to the desired state, field by field; every field of a new account is a change. */
+export function ownedChanges(before: OwnedSettings | undefined, after: OwnedSettings | undefined): OwnedFieldChange[] {
+  return OWNED_FIELDS.filter((field) => !sameOwnedValue(before?.[field], after?.[field])).map((field) => {
+    const change: OwnedFieldChange = { field, label: OWNED_FIELD_LABELS[field] };
+    if (before?.[field] !== undefined) change.from = before[field];
+    if (after?.[field] !== undefined) change.to = after[field];
+    return change;
+  });
+}
+
+/** The desired settings of a validated create request, with the security baseline every manifest carries. */
+export function ownedFromRequest(request: StorageAccountRequest): OwnedSettings {
+  return {
+    location: request.location,
+    resourceGroup: request.resourceGroup,
+    kind: request.accountKind,
+    tier: request.accountTier,
+    replication: request.replicationType,
+    ...(request.accessTier !== undefined && accessTierApplies(request.accountKind)
+      ? { accessTier: request.accessTier }
+      : {}),
+    minTlsVersion: SAFE_DEFAULTS.minTlsVersion,
+    httpsOnly: request.httpsOnly,
+    publicNetworkAccess: request.publicNetworkAccess,
+    allowedIpRanges: request.publicNetworkAccess ? [...request.allowedIpRanges] : [],
+    allowNestedItemsToBePublic: SAFE_DEFAULTS.allowNestedItemsToBePublic,
+    sharedKeyAccess: request.sharedKeyAccess,
+    crossTenantReplication: SAFE_DEFAULTS.crossTenantReplicationEnabled,
+    infrastructureEncryption: SAFE_DEFAULTS.infrastructureEncryptionEnabled,
+    hierarchicalNamespace: request.hierarchicalNamespace,
+    sftpEnabled: request.sftpEnabled,
+    nfsv3Enabled: request.nfsv3Enabled,
+    application: request.application,
+    environment: request.environment,
+  };
+}
+
+/**
+ * Owned settings from what one side states (a cluster object's spec, an Azure account), with
+ * Azure's own defaults for what it leaves out: the starting point for an account the ledger has no
+ * intent for yet.
+ */
+export function ownedFromView(view: Partial<OwnedSettings>): OwnedSettings {
+  return {
+    location: view.location ?? '',
+    resourceGroup: view.resourceGroup ?? '',
+    kind: view.kind ?? 'StorageV2',
+    tier: view.tier ?? 'Standard',
+    replication: view.replication ?? 'LRS',
+    ...(view.accessTier === undefined ? {} : { accessTier: view.accessTier }),
+    minTlsVersion: view.minTlsVersion ?? 'TLS1_0',
+    httpsOnly: view.httpsOnly ?? true,
+    publicNetworkAccess: view.publicNetworkAccess ?? true,
+    allowedIpRanges: [...(view.allowedIpRanges ?? [])],
+    allowNestedItemsToBePublic: view.allowNestedItemsToBePublic ?? true,
+    sharedKeyAccess: view.sharedKeyAccess ?? true,
+    crossTenantReplication: view.crossTenantReplication ?? false,
+    infrastructureEncryption: view.infrastructureEncryption ?? false,
+    hierarchicalNamespace: view.hierarchicalNamespace ?? false,
+    sftpEnabled: view.sftpEnabled ?? false,
+    nfsv3Enabled: view.nfsv3Enabled ?? false,
+    ...(view.application === undefined ? {} : { application: view.application }),
+    ...(view.environment === undefined ? {} : { environment: view.environment }),
+  };
+}
+
+/** The desired settings after an in-place change: only the fields the change names move. */
+export function withChange(desired: OwnedSettings, change: Omit<AccountChange, 'resourceVersion'>): OwnedSettings {
+  const current: ChangeableSettings = {
+    ...(desired.accessTier === undefined ? {} : { accessTier: desired.accessTier }),
+    publicNetworkAccess: desired.publicNetworkAccess,
+    allowedIpRanges: desired.allowedIpRanges,
+    minTlsVersion: desired.minTlsVersion,
+    httpsOnly: desired.httpsOnly,
+    ...(desired.application === undefined ? {} : { application: desired.application }),
+    ...(desired.environment === undefined ? {} : { environment: desired.environment }),
+  };
+  return { ...desired, ...applyChange(current, change) };
+}
