@@ -105,6 +105,16 @@ describe('portal sign-in configuration', () => {
     expect(() => parseConfig({ ...oidc, ...change })).toThrow(message);
   });
 
+  it('keeps the intent ledger in PORTAL_DATABASE_URL in every sign-in mode, and in memory without it', () => {
+    expect(parseConfig({ PORTAL_AUTH: 'none' }).databaseUrl).toBeUndefined();
+    expect(
+      parseConfig({ PORTAL_AUTH: 'proxy', PORTAL_DATABASE_URL: ' postgres://portal@db:5432/portal ' }).databaseUrl,
+    ).toBe('postgres://portal@db:5432/portal');
+    expect(() => parseConfig({ PORTAL_AUTH: 'none', PORTAL_DATABASE_URL: 'mysql://db/portal' })).toThrow(
+      'PORTAL_DATABASE_URL',
+    );
+  });
+
   it('refuses a short session secret in every mode', () => {
     expect(() => parseConfig({ PORTAL_AUTH: 'none', PORTAL_SESSION_SECRET: 'short' })).toThrow(/at least 32 bytes/);
   });

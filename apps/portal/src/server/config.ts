@@ -1,7 +1,7 @@
 import 'server-only';
 import { AZURE_PUBLIC_REGIONS, isAzureRegion, type Location } from '@/lib/platform/storage-rules';
 import { parseSwitch, SWITCH_WORDS_HINT } from '@books/shared-rules';
-import { parseAuthConfig, type AuthConfig } from './auth/auth-config';
+import { parseAuthConfig, parseDatabaseUrl, type AuthConfig } from './auth/auth-config';
 
 /**
  * The portal's environment, parsed once. A bad value throws ConfigError naming the variable;
@@ -23,6 +23,11 @@ export interface PortalConfig {
   allowedLocations: readonly Location[];
   /** Who is signed in and how (PORTAL_AUTH and the variables of its mode). */
   auth: AuthConfig;
+  /**
+   * PostgreSQL for the intent ledger (and oidc sessions), shared by replicas and kept across
+   * restarts; unset keeps intent in this process's memory.
+   */
+  databaseUrl?: string;
 }
 
 type Env = Record<string, string | undefined>;
@@ -71,6 +76,10 @@ function parseLocations(env: Env, name: string): readonly Location[] {
   return [...new Set(names)].filter(isAzureRegion);
 }
 
+function optional<K extends string, V>(key: K, value: V | undefined): Partial<Record<K, V>> {
+  return value === undefined ? {} : ({ [key]: value } as Record<K, V>);
+}
+
 export function parseConfig(env: Env): PortalConfig {
   const explicitMock = parseBoolean(env, 'PORTAL_MOCK_PLATFORM');
   // `next dev` runs with NODE_ENV=development; an explicit PORTAL_MOCK_PLATFORM=false still wins.
@@ -81,6 +90,10 @@ export function parseConfig(env: Env): PortalConfig {
     logLevel: parseLogLevel(env, 'PORTAL_LOG_LEVEL', 'info'),
     allowedLocations: parseLocations(env, 'PORTAL_ALLOWED_LOCATIONS'),
     auth: parseAuthConfig(env, mockPlatform, (message) => new ConfigError(message)),
+    ...optional(
+      'databaseUrl',
+      parseDatabaseUrl(env, (message) => new ConfigError(message)),
+    ),
   };
 }
 

@@ -45,13 +45,36 @@ export function portalSettings(): SettingEntry[] {
     },
   ];
   for (const [name, value] of Object.entries(config)) {
-    if (name === 'mockPlatform') continue;
+    // The ledger's database has its own line below, without the credentials its URL may carry.
+    if (name === 'mockPlatform' || name === 'databaseUrl') continue;
     entries.push({
       label: label(name),
       value: SECRET_NAME.test(name) ? (value === undefined || value === '' ? 'not set' : 'set (hidden)') : show(value),
     });
   }
+  entries.push(intentLedgerSetting());
   return entries;
+}
+
+/** A libpq URL as it may be shown: scheme, host, port and database, never a user or password. */
+function withoutCredentials(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.protocol}//${parsed.host}${parsed.pathname}`;
+  } catch {
+    return 'set (not shown)';
+  }
+}
+
+/** Where intent is kept; said to everyone, because in memory it is lost on restart. */
+export function intentLedgerSetting(): SettingEntry {
+  const { databaseUrl } = loadConfig();
+  return {
+    label: 'Intent ledger',
+    value: databaseUrl
+      ? `PostgreSQL (${withoutCredentials(databaseUrl)}): durable, shared by every replica`
+      : 'in memory: not durable. The record of who asked for what is lost when the portal restarts; set PORTAL_DATABASE_URL to keep it',
+  };
 }
 
 /** The kubeconfig's current context, cluster and user names: where the portal points, no credentials. */

@@ -101,7 +101,8 @@ function parseSessionSecret(env: Env, needed: boolean, fail: Fail): string | und
   return secret;
 }
 
-function parseDatabaseUrl(env: Env, fail: Fail): string | undefined {
+/** PORTAL_DATABASE_URL: sessions (oidc mode) and the intent ledger live there when it is set. */
+export function parseDatabaseUrl(env: Env, fail: Fail): string | undefined {
   const raw = value(env, 'PORTAL_DATABASE_URL');
   if (raw === undefined) return undefined;
   const url = parseUrl(raw, 'PORTAL_DATABASE_URL', fail);

@@ -1,13 +1,16 @@
 import 'server-only';
-import { parseAccountChange } from '@/lib/platform/account-change';
+import { applyChange, diffSettings, parseAccountChange } from '@/lib/platform/account-change';
+import { ownedChanges, ownedFromView, withChange } from '@/lib/platform/owned-settings';
 import type { StorageAccount } from '@/lib/platform/types';
 import type { ChangeResult, RequestContext } from './backend';
 import { authorize } from '../auth/guard';
+import { recordedAction } from '../intent/record-intent';
+import { getIntentLedger } from '../intent/select-ledger';
 import { InvalidRequestError } from './errors';
 import { parseResourceName } from './resource-name';
 import { getPlatformBackend } from './select-backend';
 
-/** Changing an account in place and asking for a resync: validate input, then ask the backend. */
+/** Changing an account in place and asking for a resync: validate input, record intent, then ask the backend. */
 
 export async function changeStorageAccount(
   rawName: string | null,
@@ -19,11 +22,30 @@ export async function changeStorageAccount(
   const parsed = parseAccountChange(input);
   if (!parsed.success) throw new InvalidRequestError(parsed.message, { fields: parsed.fields });
   const backend = getPlatformBackend();
+  const account = await backend.get(name);
   // A requester may change only what it requested; the account says who that was.
-  authorize(context.principal, 'change', await backend.get(name));
-  return backend.change(name, parsed.change, context, options);
+  authorize(context.principal, 'change', account);
+  const { resourceVersion: _version, ...requested } = parsed.change;
+  const changesSomething = diffSettings(account.changeable, applyChange(account.changeable, requested)).length > 0;
+  // A dry run, or a change that changes nothing, never reaches Azure: nothing to record.
+  if (options.dryRun || !changesSomething) return backend.change(name, parsed.change, context, options);
+  // Intent moves from what was wanted before (the ledger, else what the cluster object asks for).
+  const before = (await getIntentLedger().desired(name))?.desired ?? ownedFromView(account.desired);
+  const desired = withChange(before, requested);
+  return recordedAction(
+    { account: name, action: 'change', desired, changes: ownedChanges(before, desired) },
+    context,
+    () => backend.change(name, parsed.change, context, options),
+  );
 }
 
-export function resyncStorageAccount(rawName: string | null, context: RequestContext): Promise<StorageAccount> {
-  return getPlatformBackend().resync(parseResourceName(rawName), context);
+/** A resync changes no intent: it records the request with the desired state as it stands. */
+export async function resyncStorageAccount(rawName: string | null, context: RequestContext): Promise<StorageAccount> {
+  const name = parseResourceName(rawName);
+  const backend = getPlatformBackend();
+  await backend.get(name);
+  const desired = (await getIntentLedger().desired(name))?.desired ?? null;
+  return recordedAction({ account: name, action: 'resync', desired, changes: [] }, context, () =>
+    backend.resync(name, context),
+  );
 }

@@ -1,13 +1,13 @@
 import 'server-only';
-import { randomInt } from 'node:crypto';
 import { stringify } from 'yaml';
-import { buildAccountManifest, generatedNamePrefix, PORTAL_KEYS } from '@/lib/platform/account-manifest';
+import { buildAccountManifest, PORTAL_KEYS } from '@/lib/platform/account-manifest';
 import type { PlatformEvent, ResourceGroup, StorageAccountRequest } from '@/lib/platform/types';
 import { applyPlannedPatch, planChange, resyncAnnotations } from './account-change-plan';
 import { toStorageAccount } from './account-mapper';
 import type { AccountObject } from './account-object';
 import type { PlatformBackend, RequestContext } from './backend';
 import { withLastApplied } from './change-annotations';
+import { generatedAccountName } from './resource-name';
 
 /**
  * Development mode, as the specification's "Development mode" section says: the list is empty,
@@ -24,12 +24,6 @@ export const MOCK_RESOURCE_GROUPS: readonly ResourceGroup[] = [
 
 const MOCK_USER = 'development-mode';
 export const MOCK_RESOURCE_VERSION = '1';
-// The alphabet Kubernetes uses for generateName suffixes (no vowels, no look-alikes).
-const SUFFIX_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
-
-function randomSuffix(length = 5): string {
-  return Array.from({ length }, () => SUFFIX_ALPHABET[randomInt(SUFFIX_ALPHABET.length)]).join('');
-}
 
 const SYNTHETIC_REQUEST: Omit<StorageAccountRequest, 'name'> = {
   application: 'demo',
@@ -89,7 +83,7 @@ function manifestFor(request: StorageAccountRequest, context: RequestContext) {
 
 function acceptedObject(request: StorageAccountRequest, context: RequestContext): AccountObject {
   const manifest = manifestFor(request, context);
-  const name = request.name ?? `${generatedNamePrefix(request.application)}${randomSuffix()}`;
+  const name = request.name ?? generatedAccountName(request.application);
   return {
     ...manifest,
     metadata: { ...manifest.metadata, name, creationTimestamp: new Date().toISOString() },

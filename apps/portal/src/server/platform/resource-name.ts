@@ -1,4 +1,6 @@
 import 'server-only';
+import { randomInt } from 'node:crypto';
+import { generatedNamePrefix } from '@/lib/platform/account-manifest';
 import { InvalidRequestError } from './errors';
 
 /** A Kubernetes object name (DNS-1123 subdomain); accounts made outside the portal may use any. */
@@ -14,4 +16,18 @@ export function parseResourceName(value: string | null | undefined): string {
     });
   }
   return name;
+}
+
+// The alphabet Kubernetes uses for generateName suffixes (no vowels, no look-alikes).
+const SUFFIX_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
+const SUFFIX_LENGTH = 5;
+
+/**
+ * A name for an account whose request left it to the platform, chosen by the portal as
+ * Kubernetes' generateName would (prefix and five random characters): the intent is recorded under
+ * the account's name before the cluster is asked, so the name must be known first.
+ */
+export function generatedAccountName(application: string): string {
+  const suffix = Array.from({ length: SUFFIX_LENGTH }, () => SUFFIX_ALPHABET[randomInt(SUFFIX_ALPHABET.length)]);
+  return `${generatedNamePrefix(application)}${suffix.join('')}`;
 }

@@ -1,4 +1,5 @@
 import 'server-only';
+import { ownedChanges, ownedFromRequest } from '@/lib/platform/owned-settings';
 import { parseStorageAccountRequest } from '@/lib/platform/storage-request';
 import type { Location } from '@/lib/platform/storage-rules';
 import type {
@@ -11,9 +12,10 @@ import type {
 import { authorize } from '../auth/guard';
 import type { DryRunResult, PlatformBackend, RequestContext } from './backend';
 import { loadConfig } from '../config';
+import { recordedAction } from '../intent/record-intent';
 import { InvalidRequestError } from './errors';
 import { createIdempotencyStore } from './idempotency';
-import { parseResourceName } from './resource-name';
+import { generatedAccountName, parseResourceName } from './resource-name';
 import { getPlatformBackend } from './select-backend';
 
 /**
@@ -104,7 +106,16 @@ export async function createStorageAccount(
   idempotencyKey?: string,
 ): Promise<CreatedAccount> {
   const backend = getPlatformBackend();
-  const create = async () => backend.create(await checkedRequest(backend, input), context);
+  const create = async () => {
+    const checked = await checkedRequest(backend, input);
+    const request = { ...checked, name: checked.name ?? generatedAccountName(checked.application) };
+    const desired = ownedFromRequest(request);
+    return recordedAction(
+      { account: request.name, action: 'create', desired, changes: ownedChanges(undefined, desired) },
+      context,
+      () => backend.create(request, context),
+    );
+  };
   if (idempotencyKey === undefined) return { item: await create(), replayed: false };
   const { value, replayed } = await createsByKey.run(
     context.requestedBy,
@@ -125,5 +136,7 @@ export async function deleteStorageAccount(rawName: string, context: RequestCont
   const name = parseResourceName(rawName);
   const backend = getPlatformBackend();
   authorize(context.principal, 'delete', await backend.get(name));
-  return backend.delete(name, context);
+  return recordedAction({ account: name, action: 'delete', desired: null, changes: [] }, context, () =>
+    backend.delete(name, context),
+  );
 }

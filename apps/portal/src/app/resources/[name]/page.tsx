@@ -14,6 +14,7 @@ import { PlatformProblem } from '@/components/common/PlatformProblem';
 import { AutoRefresh } from '@/components/resources/AutoRefresh';
 import { DeleteResourceDialog } from '@/components/resources/DeleteResourceDialog';
 import { EditAccountDialog } from '@/components/resources/EditAccountDialog';
+import { HistorySection } from '@/components/resources/HistorySection';
 import {
   ConditionsSection,
   EventsSection,
@@ -30,6 +31,7 @@ import { UNSETTLED_STATES, type StorageAccount } from '@/lib/platform/types';
 import { fixedCombination } from '@/server/platform/account-change-plan';
 import { decide } from '@/lib/auth/permissions';
 import { signedInPrincipal } from '@/server/auth/current-principal';
+import { accountHistory, intentIsDurable } from '@/server/intent/record-intent';
 import { loadPlatformData } from '@/server/platform/page-data';
 import { getStorageAccount, getStorageAccountActivity } from '@/server/platform/storage-accounts';
 
@@ -50,6 +52,13 @@ async function ResourceActivity({ name }: { name: string }) {
       <YamlSection yaml={loaded.value.yaml} />
     </>
   );
+}
+
+/** The portal's own record of who asked for what, from the intent ledger. */
+async function ResourceHistory({ name }: { name: string }) {
+  const loaded = await loadPlatformData(() => accountHistory(name));
+  if (!loaded.ok) return <PlatformProblem message={loaded.message} status={loaded.status} />;
+  return <HistorySection items={loaded.value} durable={intentIsDurable()} />;
 }
 
 const backLink = (
@@ -147,6 +156,9 @@ export default async function ResourcePage({ params }: Params) {
         <SyncSection account={account} />
         <ObservedSection account={account} />
         <ConditionsSection conditions={account.conditions} />
+        <Suspense fallback={<LoadingState label="Loading history" />}>
+          <ResourceHistory name={account.name} />
+        </Suspense>
         <Suspense fallback={<LoadingState label="Loading events and YAML" />}>
           <ResourceActivity name={account.name} />
         </Suspense>

@@ -1,0 +1,70 @@
+import { randomUUID } from 'node:crypto';
+import type { HistoryItem } from '@/lib/platform/intent';
+import {
+  historyItem,
+  type DesiredState,
+  type IntentLedger,
+  type IntentOutcome,
+  type IntentRecord,
+  type NewIntent,
+} from './ledger';
+
+/**
+ * The ledger in this process's memory: for development and single-replica trials only. It is lost
+ * on restart, which the portal says at start and on its settings page.
+ */
+export function createMemoryLedger(): IntentLedger {
+  const records: IntentRecord[] = [];
+  const byId = new Map<string, IntentRecord>();
+  const outcomes = new Map<string, IntentOutcome & { at: string }>();
+  /** The last applied record of each account, in the order outcomes arrived. */
+  const desired = new Map<string, DesiredState>();
+  const appliedOrder = new Map<string, number>();
+
+  return {
+    durable: false,
+    async ready() {},
+    async append(intent: NewIntent) {
+      const record: IntentRecord = { ...structuredClone(intent), id: randomUUID(), at: new Date().toISOString() };
+      records.push(record);
+      byId.set(record.id, record);
+      return structuredClone(record);
+    },
+    async settle(id, outcome) {
+      const record = byId.get(id);
+      if (!record) throw new Error(`No intent ${id} to settle`);
+      if (outcomes.has(id)) throw new Error(`Intent ${id} already has an outcome`);
+      outcomes.set(id, { ...outcome, at: new Date().toISOString() });
+      if (outcome.status !== 'applied') return;
+      // The later record wins, whichever outcome arrived first: that is the order people asked in.
+      const index = records.indexOf(record);
+      if ((appliedOrder.get(record.account) ?? -1) > index) return;
+      appliedOrder.set(record.account, index);
+      if (record.desired === null) desired.delete(record.account);
+      else {
+        desired.set(record.account, {
+          account: record.account,
+          desired: record.desired,
+          recordId: record.id,
+          action: record.action,
+          actor: record.actor,
+          at: record.at,
+        });
+      }
+    },
+    async history(account): Promise<HistoryItem[]> {
+      return records
+        .filter((record) => record.account === account)
+        .reverse()
+        .map((record) => structuredClone(historyItem(record, outcomes.get(record.id))));
+    },
+    async desired(account) {
+      const state = desired.get(account);
+      return state ? structuredClone(state) : undefined;
+    },
+    async desiredAll() {
+      return new Map([...desired].map(([account, state]) => [account, structuredClone(state)]));
+    },
+    async close() {},
+  };
+}

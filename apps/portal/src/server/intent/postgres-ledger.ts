@@ -1,0 +1,184 @@
+import { randomUUID } from 'node:crypto';
+import postgres from 'postgres';
+import type { Actor, IntentAction } from '@/lib/platform/intent';
+import type { OwnedFieldChange, OwnedSettings } from '@/lib/platform/owned-settings';
+import { migratePortalDatabase } from '../database/migrations';
+import {
+  historyItem,
+  LedgerUnavailableError,
+  type DesiredState,
+  type IntentLedger,
+  type IntentOutcome,
+  type IntentRecord,
+  type NewIntent,
+} from './ledger';
+
+interface RecordRow {
+  seq: string;
+  id: string;
+  account: string;
+  action: IntentAction;
+  actor_subject: string;
+  actor_display: string;
+  request_id: string;
+  recorded_at: Date;
+  desired: OwnedSettings | null;
+  changes: OwnedFieldChange[];
+}
+
+interface HistoryRow extends RecordRow {
+  status: 'applied' | 'failed' | null;
+  reason: string | null;
+  settled_at: Date | null;
+}
+
+interface AppliedRow extends RecordRow {
+  settled_at: Date;
+}
+
+/**
+ * Outcomes are read again this far back on every refresh: an outcome's time is taken inside its
+ * insert, and one that commits a moment after a later one must still be seen.
+ */
+const REREAD_SECONDS = 30;
+
+function toRecord(row: RecordRow): IntentRecord {
+  const actor: Actor = { subject: row.actor_subject, display: row.actor_display };
+  return {
+    id: row.id,
+    account: row.account,
+    action: row.action,
+    actor,
+    requestId: row.request_id,
+    at: new Date(row.recorded_at).toISOString(),
+    desired: row.desired,
+    changes: row.changes,
+  };
+}
+
+/**
+ * The ledger in PostgreSQL (PORTAL_DATABASE_URL): shared by every portal replica and kept across
+ * restarts. Desired state is held in memory and brought up to date from the outcomes appended since
+ * the last read, so an inventory read costs one small query however many accounts there are.
+ */
+export function createPostgresLedger(databaseUrl: string): IntentLedger {
+  const sql = postgres(databaseUrl, { max: 4, idle_timeout: 30, connect_timeout: 10, onnotice: () => undefined });
+  let migrated: Promise<void> | undefined;
+  const ready = () => {
+    migrated ??= migratePortalDatabase(sql).then(
+      () => undefined,
+      (error: unknown) => {
+        migrated = undefined; // try again on the next call
+        throw error;
+      },
+    );
+    return migrated;
+  };
+  const guarded = async <T>(work: () => Promise<T>): Promise<T> => {
+    try {
+      await ready();
+      return await work();
+    } catch (error) {
+      throw error instanceof LedgerUnavailableError ? error : new LedgerUnavailableError({ cause: error });
+    }
+  };
+
+  /** The last applied record of each account (null desired: deleted), and how far outcomes were read. */
+  const latest = new Map<string, { seq: bigint; state: DesiredState | null }>();
+  let readUpTo: Date | undefined;
+  let refreshing: Promise<void> | undefined;
+
+  async function readOutcomes(): Promise<void> {
+    const since = readUpTo ? new Date(readUpTo.getTime() - REREAD_SECONDS * 1000) : new Date(0);
+    const rows = await sql<AppliedRow[]>`
+      select i.*, o.recorded_at as settled_at
+      from portal_intent_outcomes o join portal_intents i on i.id = o.intent_id
+      where o.status = 'applied' and o.recorded_at >= ${since}
+      order by o.recorded_at`;
+    for (const row of rows) {
+      const seq = BigInt(row.seq);
+      const known = latest.get(row.account);
+      if (!known || known.seq < seq) {
+        const record = toRecord(row);
+        latest.set(row.account, {
+          seq,
+          state:
+            record.desired === null
+              ? null
+              : {
+                  account: record.account,
+                  desired: record.desired,
+                  recordId: record.id,
+                  action: record.action,
+                  actor: record.actor,
+                  at: record.at,
+                },
+        });
+      }
+      const settled = new Date(row.settled_at);
+      if (!readUpTo || settled > readUpTo) readUpTo = settled;
+    }
+  }
+
+  const refresh = () => {
+    refreshing ??= guarded(readOutcomes).finally(() => {
+      refreshing = undefined;
+    });
+    return refreshing;
+  };
+
+  return {
+    durable: true,
+    ready: () => guarded(async () => undefined),
+    append: (intent: NewIntent) =>
+      guarded(async () => {
+        const [row] = await sql<RecordRow[]>`
+          insert into portal_intents (id, account, action, actor_subject, actor_display, request_id, desired, changes)
+          values (${randomUUID()}, ${intent.account}, ${intent.action}, ${intent.actor.subject},
+                  ${intent.actor.display}, ${intent.requestId},
+                  ${intent.desired === null ? null : sql.json(intent.desired as unknown as postgres.JSONValue)},
+                  ${sql.json(intent.changes as unknown as postgres.JSONValue)})
+          returning *`;
+        if (!row) throw new Error('the insert returned no row');
+        return toRecord(row);
+      }),
+    settle: (id: string, outcome: IntentOutcome) =>
+      guarded(async () => {
+        await sql`
+          insert into portal_intent_outcomes (intent_id, status, reason)
+          values (${id}, ${outcome.status}, ${outcome.status === 'failed' ? outcome.reason : null})`;
+      }),
+    history: (account: string) =>
+      guarded(async () => {
+        const rows = await sql<HistoryRow[]>`
+          select i.*, o.status, o.reason, o.recorded_at as settled_at
+          from portal_intents i left join portal_intent_outcomes o on o.intent_id = i.id
+          where i.account = ${account}
+          order by i.seq desc`;
+        return rows.map((row) =>
+          historyItem(
+            toRecord(row),
+            row.status === null || row.settled_at === null
+              ? undefined
+              : row.status === 'failed'
+                ? { status: 'failed', reason: row.reason ?? '', at: new Date(row.settled_at).toISOString() }
+                : { status: 'applied', at: new Date(row.settled_at).toISOString() },
+          ),
+        );
+      }),
+    async desired(account: string) {
+      await refresh();
+      const state = latest.get(account)?.state;
+      return state ? structuredClone(state) : undefined;
+    },
+    async desiredAll() {
+      await refresh();
+      const all = new Map<string, DesiredState>();
+      for (const [account, { state }] of latest) if (state) all.set(account, state);
+      return all;
+    },
+    async close() {
+      await sql.end({ timeout: 5 });
+    },
+  };
+}
