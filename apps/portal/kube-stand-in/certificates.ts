@@ -41,7 +41,15 @@ async function generateKeys(): Promise<CryptoKeyPair> {
   return await webcrypto.subtle.generateKey(ALGORITHM, true, ['sign', 'verify']);
 }
 
-export async function createServingCertificates(hosts: readonly string[]): Promise<ServingCertificates> {
+/** A throwaway certificate authority; several stand-ins (Kubernetes, ARM) may share one, so clients trust one file. */
+export interface CertificateAuthority {
+  /** PEM of the authority clients trust. */
+  certificate: string;
+  /** Signs serving certificates. */
+  issue(hosts: readonly string[], commonName: string): Promise<ServingCertificates>;
+}
+
+export async function createCertificateAuthority(): Promise<CertificateAuthority> {
   const notBefore = new Date(Date.now() - BACKDATE_MS);
   const notAfter = new Date(Date.now() + VALIDITY_MS);
   const authorityKeys = await generateKeys();
@@ -58,31 +66,40 @@ export async function createServingCertificates(hosts: readonly string[]): Promi
       await x509.SubjectKeyIdentifierExtension.create(authorityKeys.publicKey),
     ],
   });
+  const certificateAuthority = authority.toString('pem');
 
-  const servingKeys = await generateKeys();
-  const serving = await x509.X509CertificateGenerator.create({
-    serialNumber: serialNumber(),
-    subject: 'CN=kube-apiserver',
-    issuer: authority.subject,
-    notBefore,
-    notAfter,
-    publicKey: servingKeys.publicKey,
-    signingKey: authorityKeys.privateKey,
-    signingAlgorithm: ALGORITHM,
-    extensions: [
-      new x509.BasicConstraintsExtension(false, undefined, true),
-      new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true),
-      new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.serverAuth]),
-      new x509.SubjectAlternativeNameExtension(subjectAlternativeNames(hosts)),
-      await x509.AuthorityKeyIdentifierExtension.create(authority),
-      await x509.SubjectKeyIdentifierExtension.create(servingKeys.publicKey),
-    ],
-  });
-
-  const pkcs8 = await webcrypto.subtle.exportKey('pkcs8', servingKeys.privateKey);
   return {
-    certificateAuthority: authority.toString('pem'),
-    certificate: serving.toString('pem'),
-    privateKey: x509.PemConverter.encode(pkcs8, 'PRIVATE KEY'),
+    certificate: certificateAuthority,
+    async issue(hosts, commonName) {
+      const servingKeys = await generateKeys();
+      const serving = await x509.X509CertificateGenerator.create({
+        serialNumber: serialNumber(),
+        subject: `CN=${commonName}`,
+        issuer: authority.subject,
+        notBefore,
+        notAfter,
+        publicKey: servingKeys.publicKey,
+        signingKey: authorityKeys.privateKey,
+        signingAlgorithm: ALGORITHM,
+        extensions: [
+          new x509.BasicConstraintsExtension(false, undefined, true),
+          new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true),
+          new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.serverAuth]),
+          new x509.SubjectAlternativeNameExtension(subjectAlternativeNames(hosts)),
+          await x509.AuthorityKeyIdentifierExtension.create(authority),
+          await x509.SubjectKeyIdentifierExtension.create(servingKeys.publicKey),
+        ],
+      });
+      const pkcs8 = await webcrypto.subtle.exportKey('pkcs8', servingKeys.privateKey);
+      return {
+        certificateAuthority,
+        certificate: serving.toString('pem'),
+        privateKey: x509.PemConverter.encode(pkcs8, 'PRIVATE KEY'),
+      };
+    },
   };
+}
+
+export async function createServingCertificates(hosts: readonly string[]): Promise<ServingCertificates> {
+  return (await createCertificateAuthority()).issue(hosts, 'kube-apiserver');
 }

@@ -1,8 +1,9 @@
 /**
- * Runs the stand-in as a process: `tsx kube-stand-in/cli.ts [--port N] [--kubeconfig PATH]`.
- * Environment: STAND_IN_PORT, STAND_IN_TOKEN, STAND_IN_KUBECONFIG, STAND_IN_READY_DELAY_MS,
- * STAND_IN_DELETE_DELAY_MS, STAND_IN_SYNCED_DELAY_MS. Prints one JSON line with url and kubeconfig
- * path once it listens, so a parent process can wait for it.
+ * Runs the stand-in as a process: `tsx kube-stand-in/cli.ts [--port N] [--arm-port N] [--kubeconfig PATH]`.
+ * Environment: STAND_IN_PORT, STAND_IN_ARM_PORT, STAND_IN_TOKEN, STAND_IN_KUBECONFIG,
+ * STAND_IN_READY_DELAY_MS, STAND_IN_DELETE_DELAY_MS, STAND_IN_SYNCED_DELAY_MS. Prints one JSON line
+ * once it listens (url, kubeconfig path, and the ARM stand-in's url, token, subscription and
+ * managed-identity endpoint and header), so a parent process can wait for it and wire a portal to both.
  */
 import { parseArgs } from 'node:util';
 import { startStandIn } from './server.js';
@@ -20,6 +21,7 @@ function integer(name: string, value: string | undefined): number | undefined {
 const { values } = parseArgs({
   options: {
     port: { type: 'string' },
+    'arm-port': { type: 'string' },
     kubeconfig: { type: 'string' },
     quiet: { type: 'boolean', default: false },
   },
@@ -28,6 +30,9 @@ const { values } = parseArgs({
 const standIn = await startStandIn({
   port: integer('--port / STAND_IN_PORT', values.port ?? process.env['STAND_IN_PORT']) ?? 6443,
   ...(process.env['STAND_IN_TOKEN'] ? { token: process.env['STAND_IN_TOKEN'] } : {}),
+  arm: {
+    port: integer('--arm-port / STAND_IN_ARM_PORT', values['arm-port'] ?? process.env['STAND_IN_ARM_PORT']) ?? 6444,
+  },
   timing: Object.fromEntries(
     Object.entries({
       syncedDelayMs: integer('STAND_IN_SYNCED_DELAY_MS', process.env['STAND_IN_SYNCED_DELAY_MS']),
@@ -41,7 +46,19 @@ const standIn = await startStandIn({
 const kubeconfigPath = values.kubeconfig ?? process.env['STAND_IN_KUBECONFIG'];
 if (kubeconfigPath) standIn.writeKubeconfig(kubeconfigPath);
 console.log(
-  JSON.stringify({ url: standIn.url, kubeconfig: kubeconfigPath ?? null, control: `${standIn.url}/__stand-in/state` }),
+  JSON.stringify({
+    url: standIn.url,
+    kubeconfig: kubeconfigPath ?? null,
+    control: `${standIn.url}/__stand-in/state`,
+    certificateAuthority: standIn.certificateAuthority,
+    arm: {
+      url: standIn.arm.url,
+      token: standIn.arm.token,
+      subscriptionId: standIn.arm.subscriptionId,
+      identityEndpoint: standIn.arm.identityEndpoint,
+      identityHeader: standIn.arm.identityHeader,
+    },
+  }),
 );
 
 const shutdown = (): void => {

@@ -3,7 +3,13 @@
  * resources: it adds its finalizer and external-name, reports Synced and Ready as Crossplane does,
  * emits the events Crossplane emits, fails the way Azure would for a bad name or a missing resource
  * group, and finishes deletion after a delay. Failures can also be injected per object.
+ *
+ * Storage accounts live in the simulated Azure the ARM stand-in serves: the provider writes the spec
+ * there when it creates or updates one, reads status.atProvider back from it, and deletes it there
+ * (unless the deletion policy is Orphan). With managementPolicies ["Observe"] it only reads: an
+ * account that exists is reported, one that does not is an observe failure, and Azure is never written.
  */
+import { atProviderFromArm, type SimulatedAzure } from './azure.js';
 import type { EventRecorder } from './events.js';
 import { ACCOUNTS, type ResourceDef } from './resources.js';
 import type { ObjectStore } from './store.js';
@@ -34,6 +40,15 @@ export interface CrossplaneOptions {
   subscriptionId: string;
   /** Whether a ResourceGroup of this name exists in the simulated Azure subscription. */
   resourceGroupExists: (name: string) => boolean;
+  /** The simulated Azure the provider creates, updates, reads and deletes storage accounts in. */
+  azure: SimulatedAzure;
+}
+
+/** Only Observe: Crossplane reads the external resource and never creates, changes or deletes it. */
+export function observesOnly(object: KubeObject): boolean {
+  const policies = object.spec?.['managementPolicies'];
+  if (!Array.isArray(policies)) return false;
+  return !policies.some((policy) => ['*', 'Create', 'Update', 'Delete', 'LateInitialize'].includes(String(policy)));
 }
 
 function conditionsOf(object: KubeObject): Condition[] {
@@ -82,15 +97,6 @@ function forProviderOf(object: KubeObject): Record<string, unknown> {
 function externalNameOf(object: KubeObject): string {
   return object.metadata.annotations?.[EXTERNAL_NAME] ?? object.metadata.name ?? '';
 }
-
-const SECONDARY_REGION: Record<string, string> = {
-  westeurope: 'northeurope',
-  northeurope: 'westeurope',
-  eastus: 'westus',
-  westus: 'eastus',
-  uksouth: 'ukwest',
-  germanywestcentral: 'germanynorth',
-};
 
 export class SimulatedCrossplane {
   private readonly failures = new Map<string, string>();
@@ -183,7 +189,13 @@ export class SimulatedCrossplane {
     const metadata = object.metadata;
     metadata.finalizers = [...new Set([...(metadata.finalizers ?? []), CROSSPLANE_FINALIZER])];
     metadata.annotations = { [EXTERNAL_NAME]: name, ...metadata.annotations };
-    const alreadyCreated = metadata.annotations[CREATE_SUCCEEDED] !== undefined;
+    if (def === ACCOUNTS && observesOnly(object)) {
+      this.observeOnly(def, object);
+      return;
+    }
+    // An account Azure already holds under the external name is taken over, not created again.
+    const existsInAzure = def === ACCOUNTS && this.options.azure.get(externalNameOf(object)) !== undefined;
+    const alreadyCreated = metadata.annotations[CREATE_SUCCEEDED] !== undefined || existsInAzure;
 
     const failure = this.failureFor(def, object);
     if (failure) {
@@ -222,7 +234,7 @@ export class SimulatedCrossplane {
 
     const ready = conditionOf(object, 'Ready');
     const synced = conditionOf(object, 'Synced');
-    const observed = this.observe(def, object);
+    const observed = def === ACCOUNTS ? this.applyToAzure(object) : this.observe(def, object);
     const azureMatchesSpec = JSON.stringify(object.status?.['atProvider']) === JSON.stringify(observed);
     const requested = metadata.annotations[RECONCILE_REQUESTED_AT];
     const requestHandled = requested === undefined || object.status?.['lastHandledReconcileAt'] === requested;
@@ -273,6 +285,8 @@ export class SimulatedCrossplane {
       return;
     }
     this.deletionDue.delete(`${def.plural}/${name}`);
+    const orphan = object.spec?.['deletionPolicy'] === 'Orphan' || observesOnly(object);
+    if (def === ACCOUNTS && !orphan) this.options.azure.delete(externalNameOf(object));
     // The external resource is gone: drop the finalizer, and the API server removes the object.
     const finalizers = (object.metadata.finalizers ?? []).filter((f) => f !== CROSSPLANE_FINALIZER);
     if (finalizers.length === 0) {
@@ -305,37 +319,54 @@ export class SimulatedCrossplane {
     return undefined;
   }
 
-  /** status.atProvider as the provider reports it once Azure has created the resource. */
-  private observe(def: ResourceDef, object: KubeObject): Record<string, unknown> {
+  /**
+   * Creates or updates the storage account in Azure from the spec, as the provider does when the
+   * external resource differs from it, and answers what Azure then reports.
+   */
+  private applyToAzure(object: KubeObject): Record<string, unknown> {
     const params = Object.fromEntries(
       Object.entries(forProviderOf(object)).filter(([key]) => !key.endsWith('Ref') && !key.endsWith('Selector')),
     );
-    const name = externalNameOf(object);
-    const location = textOf(params['location'], 'westeurope');
-    if (def !== ACCOUNTS) {
-      return { ...params, id: `/subscriptions/${this.options.subscriptionId}/resourceGroups/${name}` };
+    return atProviderFromArm(this.options.azure.apply(externalNameOf(object), params));
+  }
+
+  /** managementPolicies ["Observe"]: report what Azure holds, write nothing anywhere but status. */
+  private observeOnly(def: ResourceDef, object: KubeObject): void {
+    const name = object.metadata.name ?? '';
+    const externalName = externalNameOf(object);
+    const account = this.options.azure.get(externalName);
+    if (!account) {
+      const message = `observe failed: cannot observe external resource: storage account "${externalName}" was not found in subscription ${this.options.subscriptionId}`;
+      setCondition(object, 'Synced', 'False', 'ReconcileError', message);
+      setCondition(object, 'Ready', 'False', 'Unavailable');
+      const stored = this.store.put(def, object);
+      this.recorder.record(def, stored, 'Warning', 'CannotObserveExternalResource', message);
+      this.schedule(this.options.timing.retryDelayMs, () => this.reconcile(def, name));
+      return;
     }
-    const resourceGroup = textOf(params['resourceGroupName'], '');
-    const replication = textOf(params['accountReplicationType'], 'LRS');
-    const geo = /GRS|GZRS/.test(replication);
-    const secondary = SECONDARY_REGION[location] ?? location;
-    const endpoints = (prefix: 'primary' | 'secondary', host: string): Record<string, string> => ({
-      [`${prefix}BlobEndpoint`]: `https://${host}.blob.core.windows.net/`,
-      [`${prefix}BlobHost`]: `${host}.blob.core.windows.net`,
-      [`${prefix}DfsEndpoint`]: `https://${host}.dfs.core.windows.net/`,
-      [`${prefix}FileEndpoint`]: `https://${host}.file.core.windows.net/`,
-      [`${prefix}QueueEndpoint`]: `https://${host}.queue.core.windows.net/`,
-      [`${prefix}TableEndpoint`]: `https://${host}.table.core.windows.net/`,
-      [`${prefix}WebEndpoint`]: `https://${host}.z6.web.core.windows.net/`,
-    });
-    return {
-      accountKind: 'StorageV2',
-      accessTier: 'Hot',
-      ...params,
-      id: `/subscriptions/${this.options.subscriptionId}/resourceGroups/${resourceGroup}/providers/Microsoft.Storage/storageAccounts/${name}`,
-      primaryLocation: location,
-      ...endpoints('primary', name),
-      ...(geo ? { secondaryLocation: secondary, ...endpoints('secondary', `${name}-secondary`) } : {}),
+    const observed = atProviderFromArm(account);
+    const requested = object.metadata.annotations?.[RECONCILE_REQUESTED_AT];
+    const unchanged =
+      JSON.stringify(object.status?.['atProvider']) === JSON.stringify(observed) &&
+      conditionOf(object, 'Ready')?.status === 'True' &&
+      conditionOf(object, 'Synced')?.status === 'True' &&
+      (requested === undefined || object.status?.['lastHandledReconcileAt'] === requested);
+    if (unchanged) return;
+    setCondition(object, 'Synced', 'True', 'ReconcileSuccess');
+    setCondition(object, 'Ready', 'True', 'Available');
+    object.status = {
+      ...object.status,
+      atProvider: observed,
+      ...(requested === undefined ? {} : { lastHandledReconcileAt: requested }),
     };
+    this.store.put(def, object);
+  }
+
+  /** status.atProvider of a resource other than a storage account (a ResourceGroup) once it exists. */
+  private observe(_def: ResourceDef, object: KubeObject): Record<string, unknown> {
+    const params = Object.fromEntries(
+      Object.entries(forProviderOf(object)).filter(([key]) => !key.endsWith('Ref') && !key.endsWith('Selector')),
+    );
+    return { ...params, id: `/subscriptions/${this.options.subscriptionId}/resourceGroups/${externalNameOf(object)}` };
   }
 }

@@ -1,8 +1,9 @@
 /**
  * `npm run portal:sandbox`: the portal's production server against the Kubernetes stand-in, for a
- * local demo of the whole lifecycle without a cluster (none can run here). Builds the portal first
- * when there is no production build. Environment: PORTAL_PORT (default 3000), STAND_IN_PORT
- * (default 6443), STAND_IN_READY_DELAY_MS / STAND_IN_DELETE_DELAY_MS (how long "Azure" takes).
+ * local demo of the whole lifecycle without a cluster (none can run here), with the ARM stand-in on the
+ * same simulated Azure. Builds the portal first when there is no production build. Environment:
+ * PORTAL_PORT (default 3000), STAND_IN_PORT (default 6443), STAND_IN_ARM_PORT (default 6444),
+ * STAND_IN_READY_DELAY_MS / STAND_IN_DELETE_DELAY_MS (how long "Azure" takes).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -35,6 +36,7 @@ function delay(name: string): number | undefined {
 
 const portalPort = port('PORTAL_PORT', 3000);
 const standInPort = port('STAND_IN_PORT', 6443);
+const armPort = port('STAND_IN_ARM_PORT', 6444);
 const readyDelayMs = delay('STAND_IN_READY_DELAY_MS');
 const deleteDelayMs = delay('STAND_IN_DELETE_DELAY_MS');
 
@@ -49,6 +51,7 @@ if (!hasProductionBuild()) {
 
 const standIn = await startStandIn({
   port: standInPort,
+  arm: { port: armPort },
   timing: {
     ...(readyDelayMs === undefined ? {} : { readyDelayMs }),
     ...(deleteDelayMs === undefined ? {} : { deleteDelayMs }),
@@ -80,6 +83,12 @@ Portal sandbox: the portal's production server on a simulated cluster.
   Sign-in         PORTAL_AUTH=${portalAuth}
   Kubernetes API  ${standIn.url}  (stand-in; kubeconfig ${kubeconfigPath})
   kubectl         KUBECONFIG=${kubeconfigPath} kubectl get accounts
+  Azure (ARM)     ${standIn.arm.url}  (stand-in, subscription ${standIn.arm.subscriptionId}; token ${standIn.arm.token})
+  Edit in Azure   curl --cacert ${caPath} -H 'Authorization: Bearer ${standIn.arm.token}' -H 'Content-Type: application/json' \\
+                    -X PATCH '${standIn.arm.url}/subscriptions/${standIn.arm.subscriptionId}/resourceGroups/<group>/providers/Microsoft.Storage/storageAccounts/<account>?api-version=2023-05-01' \\
+                    -d '{"properties":{"minimumTlsVersion":"TLS1_0"}}'
+  ARM faults      curl --cacert ${caPath} -X PUT ${standIn.arm.url}/__arm-stand-in/faults -d '{"throttle":{"retryAfterSeconds":5}}'
+  Lose the cluster  curl --cacert ${caPath} -X POST ${standIn.url}/__stand-in/reset
   Fault switches  curl --cacert ${caPath} -X PUT ${standIn.url}/__stand-in/faults -d '{"forbidden":{"verbs":["create"]}}'
                   curl --cacert ${caPath} -X PUT ${standIn.url}/__stand-in/faults -d '{"unreachable":"reset"}'
                   curl --cacert ${caPath} -X PUT ${standIn.url}/__stand-in/faults -d '{"conflictOnCreate":true}'

@@ -9,7 +9,9 @@ import type { Duplex } from 'node:stream';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { KubeApi } from './api.js';
 import { CROSSPLANE_FINALIZER, setCondition, SimulatedCrossplane, type ReconcileTiming } from './crossplane.js';
-import { createServingCertificates } from './certificates.js';
+import { startArmStandIn, type ArmStandIn } from './arm.js';
+import { SimulatedAzure } from './azure.js';
+import { createCertificateAuthority } from './certificates.js';
 import { EventRecorder } from './events.js';
 import { fillAccounts, MAX_FILL } from './fill.js';
 import { noFaults, type DenyingPolicy, type Faults, type ForbiddenRule, type UnreachableMode } from './faults.js';
@@ -54,6 +56,8 @@ export interface StandInOptions {
   resourceGroups?: readonly SeedResourceGroup[];
   /** How often open watches that allow bookmarks get one; kube-apiserver's minute by default. */
   bookmarkIntervalMs?: number;
+  /** The ARM stand-in served beside the Kubernetes API, on the same simulated Azure. */
+  arm?: { port?: number; token?: string; pageSize?: number };
   log?: (line: string) => void;
 }
 
@@ -72,8 +76,14 @@ export interface StandIn {
   readonly port: number;
   readonly token: string;
   readonly user: string;
-  /** PEM of the certificate authority that signed the serving certificate; the kubeconfig carries it. */
+  /** PEM of the certificate authority that signed both serving certificates; the kubeconfig carries it. */
   readonly certificateAuthority: string;
+  /** The simulated Azure the provider writes to and the ARM stand-in serves. */
+  readonly azure: SimulatedAzure;
+  /** Azure Resource Manager for storage accounts, over https with the same authority. */
+  readonly arm: ArmStandIn;
+  /** Loses every Account, as a cluster rebuilt from nothing would; Azure keeps its accounts. */
+  reset(): void;
   kubeconfig(): string;
   writeKubeconfig(path: string): void;
   forbid(rule: ForbiddenRule): void;
@@ -178,11 +188,16 @@ export async function startStandIn(options: StandInOptions = {}): Promise<StandI
   const store = new ObjectStore();
   const recorder = new EventRecorder(store);
   let faults = noFaults();
+  const azure = new SimulatedAzure(subscriptionId);
   const crossplane = new SimulatedCrossplane(store, recorder, {
     timing,
     subscriptionId,
     resourceGroupExists: (name) => store.get(RESOURCE_GROUPS, name) !== undefined,
+    azure,
   });
+  const reset = (): void => {
+    for (const account of store.list(ACCOUNTS)) store.remove(ACCOUNTS, account.metadata.name ?? '');
+  };
   for (const seed of options.resourceGroups ?? DEFAULT_RESOURCE_GROUPS) seedResourceGroup(store, seed, subscriptionId);
   const api = new KubeApi(store, crossplane, () => faults, user);
   const requests: RecordedRequest[] = [];
@@ -249,6 +264,10 @@ export async function startStandIn(options: StandInOptions = {}): Promise<StandI
     }
     if (topic === 'watches' && name === 'drop' && req.method === 'POST') {
       return send(res, 200, { dropped: dropWatches() });
+    }
+    if (topic === 'reset' && req.method === 'POST') {
+      reset();
+      return send(res, 200, { accounts: 0, azureAccounts: azure.list().length });
     }
     if (topic === 'faults' && req.method === 'DELETE') {
       faults = noFaults();
@@ -359,7 +378,17 @@ export async function startStandIn(options: StandInOptions = {}): Promise<StandI
     }
   }
 
-  const tls = await createServingCertificates([host]);
+  const authority = await createCertificateAuthority();
+  const tls = await authority.issue([host], 'kube-apiserver');
+  const arm = await startArmStandIn({
+    azure,
+    authority,
+    host,
+    ...(options.arm?.port === undefined ? {} : { port: options.arm.port }),
+    ...(options.arm?.token === undefined ? {} : { token: options.arm.token }),
+    ...(options.arm?.pageSize === undefined ? {} : { pageSize: options.arm.pageSize }),
+    log: (line) => log(`[arm] ${line}`),
+  });
   const server: Server = createServer({ cert: tls.certificate, key: tls.privateKey }, (req, res) => {
     handle(req, res).catch((error: unknown) => {
       log(`stand-in could not answer: ${String(error)}`);
@@ -397,6 +426,9 @@ export async function startStandIn(options: StandInOptions = {}): Promise<StandI
     token,
     user,
     certificateAuthority: tls.certificateAuthority,
+    azure,
+    arm,
+    reset,
     kubeconfig: () => kubeconfigYaml(target),
     writeKubeconfig: (path) => writeKubeconfig(path, target),
     forbid: (rule) => {
@@ -433,7 +465,7 @@ export async function startStandIn(options: StandInOptions = {}): Promise<StandI
     holdWatches: (on) => gate.hold(on),
     async close() {
       crossplane.stop();
-      await stopListening();
+      await Promise.all([stopListening(), arm.close()]);
     },
   };
 }
