@@ -6,8 +6,6 @@ export interface SyncDestination {
 export interface LogBatchingOptions {
   /** Bytes (UTF-16 code units, close enough) gathered before one write. */
   batchSize?: number;
-  /** Lines given as entries to format (writeLater) gathered before they are formatted and written. */
-  batchLines?: number;
   /** The longest a line waits when traffic is too light to fill a batch. */
   maxDelayMs?: number;
 }
@@ -32,9 +30,6 @@ function levelOf(line: string): number {
   return Number.parseInt(line.slice(LEVEL_START, LEVEL_START + 4), 10);
 }
 
-/** Makes the text of a line (ending in a newline) from what was given to writeLater. */
-export type LineFormat<T> = (entry: T) => string;
-
 /**
  * A stream in front of the log destination that gathers lines and writes them together:
  * one write system call per few kilobytes instead of one per request. A line at error
@@ -42,63 +37,35 @@ export type LineFormat<T> = (entry: T) => string;
  * holds a line longer than `maxDelayMs`, and whatever is pending is written when the
  * process exits (normally, by `process.exit` or after an uncaught exception), since every
  * destination write is synchronous.
- *
- * A line can also be given as an entry and the function that formats it (writeLater): the
- * request log's lines are formatted a batch at a time, which costs less than one at a time
- * between requests. Such lines keep their place: they are formatted before any line written
- * after them, and on every flush.
  */
 export class LogBatchingStream {
   #pending = '';
-  /** Lines not formatted yet, in order: a format then its entry, flat, so queueing allocates nothing. */
-  readonly #unformatted: unknown[] = [];
   #timer: NodeJS.Timeout | undefined;
   readonly #destination: SyncDestination;
   readonly #batchSize: number;
-  readonly #batchLines: number;
   readonly #maxDelayMs: number;
 
   constructor(destination: SyncDestination, options: LogBatchingOptions = {}) {
     this.#destination = destination;
     this.#batchSize = options.batchSize ?? 4096;
-    this.#batchLines = options.batchLines ?? 32;
     this.#maxDelayMs = options.maxDelayMs ?? 250;
   }
 
   write(line: string): boolean {
-    if (this.#unformatted.length > 0) this.#format();
     this.#pending += line;
     if (this.#pending.length >= this.#batchSize || levelOf(line) >= ERROR_LEVEL) this.flush();
     else this.#flushLater();
     return true;
   }
 
-  /** A line at info level or below whose text `format(entry)` makes when the batch is written. */
-  writeLater<T>(format: LineFormat<T>, entry: T): void {
-    this.#unformatted.push(format, entry);
-    if (this.#unformatted.length >= 2 * this.#batchLines) this.flush();
-    else this.#flushLater();
-  }
-
   /** Writes every pending line now (pino's `logger.flush(callback)` calls this too). */
   flush(callback?: (error?: Error) => void): void {
-    if (this.#unformatted.length > 0) this.#format();
     if (this.#pending !== '') {
       const text = this.#pending;
       this.#pending = '';
       this.#destination.write(text);
     }
     callback?.();
-  }
-
-  #format(): void {
-    const unformatted = this.#unformatted;
-    let text = '';
-    for (let index = 0; index < unformatted.length; index += 2) {
-      text += (unformatted[index] as LineFormat<unknown>)(unformatted[index + 1]);
-    }
-    unformatted.length = 0;
-    this.#pending += text;
   }
 
   #flushLater(): void {

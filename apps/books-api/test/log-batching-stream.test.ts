@@ -43,44 +43,6 @@ test('a line on a quiet service waits no longer than the longest delay', async (
   assert.deepEqual(destination.writes, [infoLine(7)]);
 });
 
-test('lines given to format later keep their place among lines written as text', () => {
-  const destination = recordingDestination();
-  const stream = new LogBatchingStream(destination, { batchSize: 1 << 20, batchLines: 1000, maxDelayMs: 60_000 });
-  stream.write(infoLine(1));
-  stream.writeLater(infoLine, 2);
-  stream.writeLater(infoLine, 3);
-  stream.write(infoLine(4));
-  stream.writeLater(infoLine, 5);
-  stream.write('{"level":50,"msg":"boom"}\n');
-  assert.deepEqual(destination.writes, [[1, 2, 3, 4, 5].map(infoLine).join('') + '{"level":50,"msg":"boom"}\n']);
-});
-
-test('lines to format later are formatted together, once their batch is full or flushed', () => {
-  const destination = recordingDestination();
-  const stream = new LogBatchingStream(destination, { batchSize: 1 << 20, batchLines: 4, maxDelayMs: 60_000 });
-  const formatted: number[] = [];
-  const format = (n: number) => {
-    formatted.push(n);
-    return infoLine(n);
-  };
-  for (const n of [1, 2, 3]) stream.writeLater(format, n);
-  assert.deepEqual(formatted, []);
-  stream.writeLater(format, 4);
-  assert.deepEqual(formatted, [1, 2, 3, 4]);
-  assert.deepEqual(destination.writes, [[1, 2, 3, 4].map(infoLine).join('')]);
-  stream.writeLater(format, 5);
-  stream.flush();
-  assert.deepEqual(destination.writes.slice(1), [infoLine(5)]);
-});
-
-test('a line to format later on a quiet service waits no longer than the longest delay', async () => {
-  const destination = recordingDestination();
-  const stream = new LogBatchingStream(destination, { batchLines: 1000, maxDelayMs: 20 });
-  stream.writeLater(infoLine, 8);
-  for (let waited = 0; destination.writes.length === 0 && waited < 5000; waited += 10) await sleep(10);
-  assert.deepEqual(destination.writes, [infoLine(8)]);
-});
-
 test('flush reports completion to pino-style callers', () => {
   const destination = recordingDestination();
   const stream = new LogBatchingStream(destination);

@@ -1,6 +1,6 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { requestLineWriter } from '../../request-log-line.js';
-import type { RequestCompletion } from '../../request-completion.js';
+import type { CompletedRouteConfig, RequestCompletion } from '../../request-completion.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -10,26 +10,29 @@ declare module 'fastify' {
 }
 
 /**
- * One log line per request (Fastify's own two lines per request are disabled in
- * app options). The message reads well in a terminal; the same facts are fields for
- * JSON log processing.
+ * One log line per request, written with the app's logger like any other line (Fastify's own
+ * two lines per request are off, see request-completion.ts). The message reads well in a
+ * terminal; the same facts are fields for JSON log processing.
  */
 export default fp<{ completion: RequestCompletion }>(
   async (fastify, { completion }) => {
-    const writeLine = requestLineWriter(fastify.log);
-    completion.onCompleted((request, reply, config) => {
+    const log = fastify.log;
+    completion.onCompleted(function logRequestLine(
+      request: FastifyRequest,
+      reply: FastifyReply,
+      config: CompletedRouteConfig,
+    ) {
       if (config.requestLog === false) return;
-      writeLine({
-        reqId: request.id,
-        method: request.method,
-        path: request.url,
-        status: reply.statusCode,
-        latencyMs: Math.round(reply.elapsedTime * 100) / 100,
-        size: Number(reply.getHeader('content-length') ?? 0),
-        client: request.ip,
-        // The error catalogue's code (src/errors.ts) when the answer is an error.
-        errorCode: request.errorCode ?? undefined,
-      });
+      const { id: reqId, method, url: path, ip: client } = request;
+      const status = reply.statusCode;
+      const latencyMs = Math.round(reply.elapsedTime * 100) / 100;
+      const size = Number(reply.getHeader('content-length') ?? 0);
+      log.info(
+        // The client's socket can be gone as the request completes: then `client` is undefined,
+        // and pino leaves it out. errorCode is the error catalogue's (src/errors.ts), on errors only.
+        { reqId, method, path, status, latencyMs, size, client, errorCode: request.errorCode ?? undefined },
+        `${method} ${path} ${status} ${latencyMs}ms ${size}B ${client ?? '-'} id=${reqId}`,
+      );
     });
   },
   { name: 'request-log' },
