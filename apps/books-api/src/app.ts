@@ -15,10 +15,9 @@ import notFound from './plugins/app/not-found.js';
 import authentication from './plugins/app/authentication.js';
 import loginThrottle from './plugins/app/login-throttle.js';
 import { createPostgresLoginThrottle } from './auth/postgres-login-throttle.js';
-import { requestIdFor, sendRequestId } from './plugins/app/request-id.js';
-import clientErrors, { checkHostAndUpgrade, clientErrorHandler } from './plugins/app/client-errors.js';
-import connectionLimits, { requestsPerConnection } from './plugins/app/connection-limits.js';
-import requestChecks from './plugins/app/request-checks.js';
+import requestId, { requestIdFor } from './plugins/app/request-id.js';
+import clientErrors, { clientErrorHandler } from './plugins/app/client-errors.js';
+import connectionLimits from './plugins/app/connection-limits.js';
 import responseWriteBatching from './plugins/app/response-write-batching.js';
 import requestLog from './plugins/app/request-log.js';
 import routeRegistry from './plugins/app/route-registry.js';
@@ -65,10 +64,10 @@ interface InstanceParts {
 const MAX_PATH_PARAMETER_LENGTH = 64 * 1024;
 
 /** Bodies over this size are refused with 413 before anything is parsed or stored. */
-export const BODY_LIMIT_BYTES = 1024 * 1024;
+const BODY_LIMIT_BYTES = 1024 * 1024;
 
-/** Options of the Fastify instance itself (server.ts and tests share them). */
-export function serverOptions(
+/** Options of the Fastify instance itself. */
+function serverOptions(
   logger: FastifyBaseLogger | undefined,
   connections: ConnectionSettings,
   completion: RequestCompletion,
@@ -105,7 +104,7 @@ export function serverOptions(
     // Answers to unparseable requests and timeouts in the contract's shape (Fastify's own has another).
     clientErrorHandler,
     // Errors raised before routing (e.g. a path with broken percent-encoding) never reach the error handler.
-    frameworkErrors: (error, request, reply) => {
+    frameworkErrors: function answerBeforeRouting(error, request, reply) {
       reply.header('X-Request-ID', request.id);
       sendError(beforeRoutingError(error), reply);
     },
@@ -141,11 +140,8 @@ export default async function app(fastify: FastifyInstance, options: AppOptions 
   await fastify.register(errors);
   // Before any route, so every response is held to the end of its turn, errors included.
   await fastify.register(responseWriteBatching, { enabled: options.config.responseWriteBatching });
-  // One onRequest hook, the first, for the checks every request gets. The request id comes
-  // first, so every answer carries it, the other checks' errors included.
-  await fastify.register(requestChecks, {
-    checks: [sendRequestId, checkHostAndUpgrade, requestsPerConnection(options.config.connections)],
-  });
+  // The first onRequest hook: every answer carries the request id, the other hooks' errors included.
+  await fastify.register(requestId);
   await fastify.register(clientErrors);
   await fastify.register(connectionLimits, options.config.connections);
   await fastify.register(requestLog, { completion: options.completion });

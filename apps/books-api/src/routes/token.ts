@@ -73,7 +73,7 @@ export default async function tokenRoutes(app: FastifyInstance) {
   // reads it (an empty field is absent, a repeated one keeps its last value, unused fields
   // are dropped) and a bad one is the 422 FastAPI gives. A body of another media type
   // counts as an empty form, so its 422 lists username and password as missing.
-  app.addHook('preValidation', async (request) => {
+  app.addHook('preValidation', async function readLoginForm(request) {
     if (!isFormRequest(request)) {
       request.body = parseLoginForm(undefined);
       return;

@@ -18,7 +18,7 @@ async function trafficGeneratorPlugin(app: FastifyInstance, options: TrafficGene
   const log = app.log.child({ component: 'traffic-generator' });
   let generator: TrafficGenerator | undefined;
 
-  app.addHook('onListen', async () => {
+  app.addHook('onListen', async function startTrafficGenerator() {
     const baseUrl = selfBaseUrl(app.server.address());
     if (baseUrl === undefined) {
       log.warn('traffic generator not started: the server does not listen on a TCP address');
@@ -29,7 +29,7 @@ async function trafficGeneratorPlugin(app: FastifyInstance, options: TrafficGene
     log.info({ baseUrl }, 'traffic generator started');
   });
 
-  app.addHook('preClose', async () => {
+  app.addHook('preClose', async function stopTrafficGenerator() {
     if (generator === undefined) return;
     await generator.stop();
     generator = undefined;

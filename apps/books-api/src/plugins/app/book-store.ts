@@ -36,7 +36,9 @@ export default fp<BookStoreOptions>(
     const opened = openPostgresStore(options.database, fastify.log);
     fastify.decorate('bookStore', opened.store);
     fastify.decorate('postgres', opened);
-    fastify.addHook('onClose', () => opened.close());
+    fastify.addHook('onClose', function closeBookStore() {
+      return opened.close();
+    });
   },
   { name: 'book-store' },
 );

@@ -12,7 +12,7 @@ import {
 } from '../../errors.js';
 import { parsePythonInt } from '../../validation/python-int.js';
 
-export const FORCE_ERROR_HEADER = 'x-force-error';
+const FORCE_ERROR_HEADER = 'x-force-error';
 
 /** The contract's approved demo codes: the one list the hook, the OpenAPI document and the tests use. */
 export const FORCEABLE_STATUS_CODES = [400, 404, 409, 429, 500, 502, 503, 504] as const;
@@ -24,7 +24,7 @@ export const RETRY_AFTER_SECONDS: Readonly<Partial<Record<ForceableStatusCode, n
 export const NOT_AN_INTEGER_DETAIL = ERROR_CATALOGUE.BOOKS_ERR_FORCE_ERROR_NOT_INTEGER.detail;
 export const NOT_APPROVED_DETAIL = ERROR_CATALOGUE.BOOKS_ERR_FORCE_ERROR_NOT_APPROVED.detail;
 
-export function simulatedErrorDetail(code: ForceableStatusCode): string {
+function simulatedErrorDetail(code: ForceableStatusCode): string {
   return simulatedError(code).detail;
 }
 
@@ -41,7 +41,7 @@ function isForceable(code: number): code is ForceableStatusCode {
  * Unicode digits; see validation/python-int.ts). Repeated headers join into "503, 500",
  * which is not an integer.
  */
-export function parseForceErrorHeader(raw: string): ForceErrorParse {
+function parseForceErrorHeader(raw: string): ForceErrorParse {
   const value = parsePythonInt(raw);
   if (value === undefined) return { kind: 'invalid', error: forceErrorNotInteger };
   const code = Number(value);
@@ -65,7 +65,7 @@ declare module 'fastify' {
  * rather than in a child of it), so it acts on exactly those routes and nothing else.
  */
 async function chaosPlugin(app: FastifyInstance, options: ChaosPluginOptions) {
-  app.addHook('onRoute', (routeOptions) => {
+  app.addHook('onRoute', function markChaosRoute(routeOptions) {
     // Marks the routes of this scope, so the OpenAPI transform documents the header exactly
     // where the hook acts, without matching URL strings.
     routeOptions.config = { ...routeOptions.config, forcedErrors: true };
@@ -76,7 +76,7 @@ async function chaosPlugin(app: FastifyInstance, options: ChaosPluginOptions) {
 
   // onRequest is the first per-route stage: the body is not even parsed yet, nothing has
   // reached the store, and the thrown error goes through the app's one error handler.
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', async function forceErrorFromHeader(request) {
     const raw = request.headers[FORCE_ERROR_HEADER];
     if (raw === undefined) return;
     const parsed = parseForceErrorHeader(Array.isArray(raw) ? raw.join(', ') : raw);

@@ -7,7 +7,7 @@ import {
   type ServerResponse,
 } from 'node:http';
 import type { Socket } from 'node:net';
-import type { ConnectionError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ConnectionError, FastifyInstance, onRequestHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import {
   connectNotSupported,
@@ -28,18 +28,7 @@ import { requestIdFor } from './request-id.js';
  * after an unparseable request can be trusted.
  */
 
-/**
- * What Node's http server keeps on a connection's socket: the response it is writing there
- * now, if any. Node writes the answers on a connection one at a time, in the order their
- * requests arrived; the others wait in a queue it keeps to itself, and when the one being
- * written finishes, Node's own 'finish' listener (added when it created the response, so it
- * runs before any added later) puts the next one here. `_httpMessage` is not in Node's types,
- * but its http modules have used it under this name since their first versions, and
- * `server.closeIdleConnections()` reads it the same way.
- */
-type HttpServerSocket = Socket & { _httpMessage?: ServerResponse | null };
-
-/** Resolves when `response` is written or abandoned. */
+/** Resolves when `response` is written or abandoned (Node emits 'close' after 'finish' too). */
 function finished(response: ServerResponse): Promise<void> {
   return new Promise((resolve) => {
     const done = () => {
@@ -53,18 +42,39 @@ function finished(response: ServerResponse): Promise<void> {
 }
 
 /**
- * Resolves once the answers to every request received in full on `socket` are written (or
- * abandoned). A request still being received (the one that timed out) gets no answer of its
- * own, and nothing was parsed after it. Nothing is kept per request for this: it reads the
- * queue Node keeps anyway, one response at a time.
+ * The responses each connection has not finished writing. Node writes the answers on a
+ * connection one at a time, in the order their requests arrived, so before an error answer is
+ * written to the socket itself, the answers ahead of it must be out. Each server 'request' event
+ * records its response as the connection's newest, linked to the one before it only when that
+ * one is still unwritten (requests pipelined behind each other): an ordinary request costs one
+ * map update and the links never outlive the responses.
  */
-async function answersWritten(socket: Socket): Promise<void> {
-  for (;;) {
-    const response = (socket as HttpServerSocket)._httpMessage;
-    if (response === undefined || response === null || response.destroyed || !response.req.complete) return;
-    await finished(response);
+class UnwrittenResponses {
+  readonly #newest = new WeakMap<Socket, ServerResponse>();
+  readonly #before = new WeakMap<ServerResponse, ServerResponse>();
+
+  readonly record = (request: IncomingMessage, response: ServerResponse): void => {
+    const previous = this.#newest.get(request.socket);
+    if (previous !== undefined && !previous.writableFinished) this.#before.set(response, previous);
+    this.#newest.set(request.socket, response);
+  };
+
+  /**
+   * Resolves once the answers to every request received in full on `socket` are written (or
+   * abandoned). A request still being received (the one that timed out) gets no answer of its
+   * own, and nothing was parsed after it.
+   */
+  async written(socket: Socket): Promise<void> {
+    const waits: Promise<void>[] = [];
+    for (let response = this.#newest.get(socket); response !== undefined; response = this.#before.get(response)) {
+      if (!response.writableFinished && !response.destroyed && response.req.complete) waits.push(finished(response));
+    }
+    await Promise.all(waits);
   }
 }
+
+/** Sockets belong to one server, so one record serves every app of the process. */
+const unwritten = new UnwrittenResponses();
 
 /** How long a connection that sent CONNECT may stay open after its answer. */
 const CONNECT_ANSWER_TIMEOUT_MS = 5000;
@@ -106,7 +116,7 @@ export function clientErrorHandler(this: FastifyInstance, error: ConnectionError
     { status: answer.statusCode, errorCode: answer.code, code: error.code, client: socket.remoteAddress },
     `client error: ${answer.detail}`,
   );
-  void answersWritten(socket).then(() => {
+  void unwritten.written(socket).then(() => {
     if (socket.writable) socket.end(rawResponse(answer));
     else socket.destroy();
   });
@@ -123,27 +133,33 @@ function asksForUpgrade(headers: IncomingHttpHeaders): boolean {
 }
 
 /**
- * A request check (plugins/app/request-checks.ts): an HTTP/1.1 request without `Host` is
- * answered 400 (Node's own check is switched off in the server options so this one answers),
- * and a request asking for a protocol upgrade gets `Connection: close`.
+ * An HTTP/1.1 request without `Host` is answered 400 (Node's own check is switched off in the
+ * server options so this one answers), and a request asking for a protocol upgrade gets
+ * `Connection: close`.
  */
-export function checkHostAndUpgrade(request: FastifyRequest, reply: FastifyReply): void {
+const checkHostAndUpgrade: onRequestHookHandler = function checkHostAndUpgrade(request, reply, done) {
   if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
-    throw missingHost();
+    done(missingHost());
+    return;
   }
   // No protocol upgrade is served, so the request is answered as plain HTTP/1.1; but Node's
   // parser stops reading the connection after a request that asked for one, so a request
   // pipelined behind it would never be answered. Closing tells the client to send it again.
   if (asksForUpgrade(request.headers)) reply.header('Connection', 'close');
-}
+  done();
+};
 
 /**
  * Registers the pieces Node needs for the answers it would otherwise write itself with an
  * empty body: an `Expect` other than 100-continue (417); and for CONNECT, which Node hands
  * over as a bare socket and, with nobody listening, closes without a word, dropping the
- * answers to requests pipelined ahead of it. The missing `Host` is checkHostAndUpgrade's.
+ * answers to requests pipelined ahead of it. Checks every request for `Host` and `Upgrade`
+ * (checkHostAndUpgrade), and records the responses each connection still has to write, which
+ * the answers written to the socket itself wait for.
  */
 async function clientErrors(fastify: FastifyInstance): Promise<void> {
+  fastify.server.on('request', unwritten.record);
+  fastify.addHook('onRequest', checkHostAndUpgrade);
   // A client that half-closes its side after sending a request still wants the answer (RFC 9112:
   // a half-closed connection neither delimits a request nor says the client lost interest).
   // Node's default takes it as an abort and drops any answer not written yet, such as a login's
@@ -161,7 +177,7 @@ async function clientErrors(fastify: FastifyInstance): Promise<void> {
     // unread bytes would reset the connection and could lose the answer), and never wait on it long.
     socket.resume();
     socket.setTimeout(CONNECT_ANSWER_TIMEOUT_MS, () => socket.destroy());
-    void answersWritten(socket).then(() => {
+    void unwritten.written(socket).then(() => {
       if (socket.writable) socket.end(rawResponse(answer, requestIdFor(request)));
       else socket.destroy();
     });
@@ -184,4 +200,4 @@ async function clientErrors(fastify: FastifyInstance): Promise<void> {
   });
 }
 
-export default fp(clientErrors, { name: 'client-errors' });
+export default fp(clientErrors, { name: 'client-errors', dependencies: ['request-id'] });

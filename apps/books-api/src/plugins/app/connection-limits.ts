@@ -1,13 +1,13 @@
 import type { Socket } from 'node:net';
+import type { onRequestHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import type { ConnectionSettings } from '../../config.js';
 import { tooManyRequestsOnConnection } from '../../errors.js';
-import type { RequestCheck } from './request-checks.js';
 
 /**
  * Bounds what one client can hold: the number of open connections (Node closes any beyond
  * it at once; this plugin sets it), and the requests one keep-alive connection may carry
- * (requestsPerConnection's check). The last allowed request is answered with
+ * (the countRequestsOnConnection hook). The last allowed request is answered with
  * `Connection: close` (Node's own `maxRequestsPerSocket` stays off: it would answer an empty 503).
  *
  * A request past the limit never gets an answer, so the 503 below is never on the wire and
@@ -22,20 +22,19 @@ import type { RequestCheck } from './request-checks.js';
 export default fp<ConnectionSettings>(
   async (fastify, settings) => {
     fastify.server.maxConnections = settings.maxConnections;
+    const requestsSeen = new WeakMap<Socket, number>();
+    const countRequestsOnConnection: onRequestHookHandler = function countRequestsOnConnection(request, reply, done) {
+      const socket = request.raw.socket;
+      const count = (requestsSeen.get(socket) ?? 0) + 1;
+      requestsSeen.set(socket, count);
+      if (count > settings.maxRequestsPerConnection) {
+        done(tooManyRequestsOnConnection());
+        return;
+      }
+      if (count === settings.maxRequestsPerConnection) reply.header('Connection', 'close');
+      done();
+    };
+    fastify.addHook('onRequest', countRequestsOnConnection);
   },
-  { name: 'connection-limits' },
+  { name: 'connection-limits', dependencies: ['request-id'] },
 );
-
-/** A request check (plugins/app/request-checks.ts) counting the requests on each connection. */
-export function requestsPerConnection(settings: ConnectionSettings): RequestCheck {
-  const requestsSeen = new WeakMap<Socket, number>();
-  return (request, reply) => {
-    const socket = request.raw.socket;
-    const count = (requestsSeen.get(socket) ?? 0) + 1;
-    requestsSeen.set(socket, count);
-    if (count > settings.maxRequestsPerConnection) {
-      throw tooManyRequestsOnConnection();
-    }
-    if (count === settings.maxRequestsPerConnection) reply.header('Connection', 'close');
-  };
-}

@@ -22,7 +22,7 @@ import {
  * 4xx errors from plugins keep their status and message; anything else is a 500
  * whose details only reach the log.
  */
-export function toHttpError(error: unknown, request: FastifyRequest): HttpError | RequestValidationError {
+function toHttpError(error: unknown, request: FastifyRequest): HttpError | RequestValidationError {
   if (error instanceof HttpError || error instanceof RequestValidationError) return error;
   if (error instanceof StoreUnavailableError) return databaseUnavailable();
   if (error instanceof UnstorableTextError) return unstorableText(error.field);
@@ -82,7 +82,7 @@ declare module 'fastify' {
 export default fp(
   async (fastify) => {
     fastify.decorateRequest('errorCode', null);
-    fastify.setErrorHandler(async (error, request, reply) => {
+    fastify.setErrorHandler(async function answerError(error, request, reply) {
       const mapped = toHttpError(error, request);
       if (error instanceof StoreUnavailableError) {
         request.log.warn({ err: error.cause ?? error, reqId: request.id }, 'book store unavailable');

@@ -15,7 +15,7 @@ import fp from 'fastify-plugin';
  */
 export default fp(
   async (fastify) => {
-    fastify.addHook('onRoute', (route: RouteOptions) => {
+    fastify.addHook('onRoute', function addHeadToHiddenGetRoutes(route: RouteOptions) {
       // Fastify registers the route under the methods its options name once the onRoute hooks ran.
       if (route.method === 'GET' && route.schema?.hide === true) route.method = ['GET', 'HEAD'];
     });

@@ -18,7 +18,7 @@ export function ignoreBody(request: FastifyRequest): void {
   if (BODY_HEADERS.some((name) => request.raw.headers[name] !== undefined)) request.headers = NO_BODY;
 }
 
-const ignoreBodyHook: preParsingHookHandler = (request, _reply, payload, done) => {
+const ignoreBodyHook: preParsingHookHandler = function ignoreUndeclaredBody(request, _reply, payload, done) {
   ignoreBody(request);
   done(null, payload);
 };
@@ -40,7 +40,7 @@ const ignoreBodyHook: preParsingHookHandler = (request, _reply, payload, done) =
  */
 export default fp(
   async (fastify) => {
-    fastify.addHook('onRoute', (route) => {
+    fastify.addHook('onRoute', function skipBodyOfBodilessRoutes(route) {
       if (route.schema?.body !== undefined) return;
       if ([route.method].flat().every((method) => BODYLESS_METHODS.has(method))) return;
       route.preParsing = [ignoreBodyHook, ...[route.preParsing ?? []].flat()];

@@ -39,7 +39,7 @@ async function metricsPlugin(app: FastifyInstance, options: MetricsPluginOptions
   // Reported once the response is finished, for every request that reached routing, including
   // errors and forced chaos answers. /metrics counts itself as well: a scrape shows the scrapes
   // before it, which makes a dead scraper visible and costs one label set.
-  options.completion.onCompleted((request, reply, config) => {
+  options.completion.onCompleted(function countRequest(request, reply, config) {
     metrics.observeRequest(request.method, routeLabel(config), reply.statusCode, reply.elapsedTime / 1000);
   });
 
@@ -62,7 +62,7 @@ async function metricsPlugin(app: FastifyInstance, options: MetricsPluginOptions
         },
       },
     },
-    async (_request, reply) => {
+    async function renderMetrics(_request, reply) {
       reply.type(metrics.contentType);
       return metrics.render();
     },

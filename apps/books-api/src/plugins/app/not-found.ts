@@ -33,7 +33,7 @@ export default fp(
     // neither sees a request its route does not really serve.
     // Callback style: nearly every request passes straight through, and an async hook would
     // cost each of them a promise and a microtask.
-    fastify.addHook('onRequest', (request, reply, done) => {
+    fastify.addHook('onRequest', function answerEmptyParameterAsUnrouted(request, reply, done) {
       // No route reads the body of a request it does not serve (see json-body.ts).
       if (request.is404) ignoreBody(request);
       if (!hasEmptyParameter(request.params as Record<string, string | undefined>)) {

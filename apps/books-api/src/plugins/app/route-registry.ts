@@ -32,7 +32,7 @@ export default fp(
   async (fastify) => {
     const router = FindMyWay<HTTPVersion.V1>();
     const methods = new Set<HTTPMethod>();
-    fastify.addHook('onRoute', (route) => {
+    fastify.addHook('onRoute', function recordRouteMethods(route) {
       for (const method of [route.method].flat().map((name) => name.toUpperCase() as HTTPMethod)) {
         if (router.hasRoute(method, route.url)) continue;
         router.on(method, route.url, () => {});

@@ -21,14 +21,14 @@ export default fp(
       return typeof ref === 'string' ? fastify.getSchema(ref.replace(/#$/, '')) : schema;
     };
 
-    fastify.addHook('onRoute', (route) => {
+    fastify.addHook('onRoute', function attachRequestValidator(route) {
       const schema: RouteSchemas | undefined = route.schema;
       if (schema === undefined) return;
       const validator = compileRequestValidator(ajv, schema, { resolve });
       if (validator === undefined) return;
       // Callback style: validation never waits for anything, so it need not cost a promise
       // and a microtask on every request.
-      const validate: preValidationHookHandler = (request, _reply, done) => {
+      const validate: preValidationHookHandler = function validateRequest(request, _reply, done) {
         let parts;
         try {
           parts = validator(request.params, request.query, request.body, request.headers['content-type']);
