@@ -13,7 +13,7 @@ const REMOTE_LOGO = 'https://cdn.redoc.ly/redoc/logo-mini.svg';
 const LOCAL_LOGO = "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' width='1' height='1'/%3E";
 
 /** The bundle with its only remote address replaced; a ReDoc upgrade that moves it fails loudly. */
-export function withoutRemoteLogo(source: string): string {
+function withoutRemoteLogo(source: string): string {
   if (!source.includes(REMOTE_LOGO))
     throw new Error(`redoc bundle: ${REMOTE_LOGO} not found; check it for remote URLs`);
   return source.replaceAll(REMOTE_LOGO, LOCAL_LOGO);
@@ -23,7 +23,7 @@ export function withoutRemoteLogo(source: string): string {
  * Only this server may be reached from /redoc: ReDoc's styled components inject <style>
  * elements and its search runs in a worker made from a blob: URL.
  */
-export const REDOC_CSP = [
+const REDOC_CSP = [
   "default-src 'self'",
   "script-src 'self'",
   "style-src 'self' 'unsafe-inline'",

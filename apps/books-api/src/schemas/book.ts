@@ -69,7 +69,7 @@ export const BookIdParams = Type.Object({
 export type BookIdParams = Static<typeof BookIdParams>;
 
 /** What a query that leaves out skip or limit gets (the schemas document them as defaults). */
-export const PAGING_DEFAULTS = { skip: 0, limit: 20 } as const;
+const PAGING_DEFAULTS = { skip: 0, limit: 20 } as const;
 
 /** The paging part of every list query: both optional, bounded, with defaults. */
 export const PagingQuery = Type.Object({

@@ -7,7 +7,7 @@ const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
  * Python's json module gives up (RecursionError, which FastAPI answers with a 400)
  * around this depth; deeper documents would also overflow our own recursive code.
  */
-export const MAX_JSON_DEPTH = 1000;
+const MAX_JSON_DEPTH = 1000;
 
 /** Deepest nesting of arrays and objects, ignoring brackets inside strings; stops early past `limit`. */
 function nestingDepth(text: string, limit: number): number {

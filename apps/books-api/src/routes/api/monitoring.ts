@@ -4,7 +4,7 @@ import { noBooks } from '../../errors.js';
 import { errorResponses } from '../../schemas/errors.js';
 
 /** The method list OPTIONS /api/options announces (header and body come from this one list). */
-export const SUPPORTED_METHODS = ['OPTIONS', 'GET', 'POST', 'PATCH', 'DELETE', 'HEAD'] as const;
+const SUPPORTED_METHODS = ['OPTIONS', 'GET', 'POST', 'PATCH', 'DELETE', 'HEAD'] as const;
 
 /** Supporting endpoints under /api: health, status, method list, random redirect. */
 const monitoring: FastifyPluginAsyncTypebox = async (fastify) => {

@@ -2,13 +2,13 @@ import { readdir, readFile } from 'node:fs/promises';
 import type { ReservedSql, Sql } from 'postgres';
 
 /** The versioned SQL files, `NNNN_name.sql`, applied in order. The folder sits beside src/ and dist/. */
-export const MIGRATIONS_FOLDER = new URL('../../../migrations/', import.meta.url);
+const MIGRATIONS_FOLDER = new URL('../../../migrations/', import.meta.url);
 
 /**
  * The key of the session-level advisory lock that serialises migrations: replicas starting together
  * queue on it, and each finds the work done by the first. A fixed number no other code uses.
  */
-export const MIGRATION_LOCK_KEY = 4_217_790_113;
+const MIGRATION_LOCK_KEY = 4_217_790_113;
 
 export interface Migration {
   version: number;

@@ -2,7 +2,7 @@ import type { ReservedSql } from 'postgres';
 import { SEARCH_FOLD_VERSION, searchFold } from '../search-fold.js';
 
 /** Rows read and rewritten per statement: each statement commits alone, so no transaction grows huge. */
-export const REFOLD_BATCH_SIZE = 5_000;
+const REFOLD_BATCH_SIZE = 5_000;
 
 export interface RefoldOptions {
   /** Rows per statement (tests make it small to cross batch boundaries). */
