@@ -9,7 +9,7 @@ import tseslint from 'typescript-eslint';
 
 const storeImplementations = {
   group: ['**/store/memory-book-store*', '**/store/postgres*', '**/store/postgres/**'],
-  message: 'Routes reach the store only through the BookStore interface (fastify.store), never an implementation.',
+  message: 'Routes reach the store only through the BookStore interface (fastify.bookStore), never an implementation.',
 };
 
 const serverOnlyCode = {

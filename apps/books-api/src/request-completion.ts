@@ -16,7 +16,7 @@ export type RequestCompletedListener = (
  * Fastify calls its log controller's `requestCompleted` once per routed request when the
  * response has finished (or failed), exactly where it would run onResponse hooks. Listening
  * here instead of in onResponse hooks spares every request the hook runner and a promise per
- * hook (about 3% of a list request). Fastify's own two log lines per request stay off
+ * hook. Fastify's own two log lines per request stay off
  * (`disableRequestLogging`); the request log writes one line of its own.
  *
  * Fastify sets up the response listeners that lead here only when the instance has a logger

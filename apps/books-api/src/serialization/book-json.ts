@@ -61,7 +61,7 @@ export function bookPageJson(page: BookPage): Buffer {
  * A page made for one answer (search results: a new items array every time), not remembered.
  * Remembering it would add an entry per request to the WeakMap above, where nothing ever looks
  * it up again, and a WeakMap's entries are ephemerons the garbage collector must trace: under
- * search load they brought a major collection every second or so, with steps of 10-20 ms.
+ * search load they brought frequent major collections, and long pauses with them.
  */
 export function oneOffBookPageJson(page: BookPage): Buffer {
   return encodePage(page);

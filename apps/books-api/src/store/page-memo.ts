@@ -6,8 +6,7 @@ const MAX_PAGES = 256;
 /**
  * Pages a store answered, by skip and limit, so a page read again while nothing changed is the
  * same Slice object: its JSON is then cached with it (serialization/book-json.ts), and a repeated
- * read costs a lookup instead of building and encoding the page again, about a tenth of the list
- * route's CPU. The store decides when a page is still valid: the memory store clears the memo on
+ * read costs a lookup instead of building and encoding the page again. The store decides when a page is still valid: the memory store clears the memo on
  * every write; the PostgreSQL store keeps each page with the database snapshot it was read under
  * (postgres/snapshot-page-cache.ts). A Slice handed out is shared: nobody may change it.
  */

@@ -7,9 +7,8 @@
  *
  * Books are named by their slot: the store's insertion-ordered position, so ascending slots
  * are insertion order. The index keeps each book's search key: its folded title and
- * author in one string (one string instead of two plus a wrapper object saves about 60 bytes
- * a book). A posting list holds the slots whose key contains one trigram,
- * delta-encoded as varints (about 1-2 bytes a posting instead of 8 for a JS array), which
+ * author in one string (one string instead of two plus a wrapper object per book). A posting list holds the slots whose key contains one trigram,
+ * delta-encoded as varints (one or two bytes a posting instead of eight for a JS array), which
  * keeps a million books' index small. Appends (creates) go to the end of the encoded bytes.
  *
  * Writes that are not appends stay cheap by being lazy:
@@ -273,8 +272,8 @@ export class SearchIndex {
     }
     // The usual case (every create): a slot above all others is an append to every list of
     // its trigrams, and a trigram seen earlier in this key already ends its list with this
-    // slot, which deduplicates without gramsOf's Map. That Map, its growth and the entries
-    // of its iteration were about 3.6 KB of garbage per create, a sixth of a create's.
+    // slot, which deduplicates without gramsOf's Map: that Map, its growth and the entries
+    // of its iteration would be garbage on every create.
     this.highestSlot = slot;
     const titleEnd = authorStart(key);
     this.appendGrams(slot, key, 1, titleEnd);

@@ -11,10 +11,9 @@ function hexDigit(code: number): number {
  *
  * A V8 Map doubles its table when it fills and rehashes every entry into the new one, all at
  * once, inside the `set` that crossed the line. The memory store's map of book ids grows with
- * every create, so one create in a while paid for the whole collection: at 65 536, 262 144 and
- * 524 288 entries that `set` took 15, 24 and 90 ms (and about 300 ms at 1 048 576), every
- * request waiting behind it. Split, each shard doubles at 1/256 of that size, so the largest
- * rehash at a million books is about 4 000 entries, a few hundredths of a millisecond.
+ * every create, so one create in a while paid for the whole collection, every request waiting
+ * behind it, and that pause grows with the collection. Split, each shard doubles at 1/256 of
+ * that size, so the largest rehash stays short even at a million books.
  *
  * The keys are random UUIDs, whose first two hexadecimal digits pick the shard; any other
  * string works too, only less evenly spread.

@@ -9,13 +9,12 @@ type SendContinuation = (error: Error | null, payload: unknown) => void;
  *
  * Under load one turn reads many requests from many connections. Written one by one, each
  * response wakes its client as it goes out, and on this kind of host (a virtual machine whose
- * idle CPUs halt at once) the sender pays for every wake-up inside its `writev`: 13 µs per get
- * against 8 µs for a bare server that keeps the load generator busy (docs/performance.md,
- * "Responses written together"). Written together, a client with several connections is woken
+ * idle CPUs halt at once) the sender pays for every wake-up inside its `writev`
+ * (docs/performance.md, "Responses written together"). Written together, a client with several connections is woken
  * once for all of them. A response waits at most for the rest of its turn; alone, it waits
  * only for the hop from the poll phase to the check phase.
  */
-export class TurnBatch {
+class TurnBatch {
   /** Flat triples (continuation, payload, reply): queueing a response allocates nothing. */
   #held: unknown[] = [];
   readonly #log: FastifyBaseLogger;
