@@ -318,7 +318,7 @@ describe('portal sign-in with an OpenID Connect provider', () => {
 
     await page.goto(`${portal.url}/resources/stidentityrita`);
     await waitForStreamedContent(page);
-    await page.getByText('Deletion requested by').waitFor();
+    await page.getByText('Deletion requested by', { exact: true }).waitFor();
     await page.getByText('ada@example.com').first().waitFor();
     await screenshot(page, 'identity/deletion-requested-by');
   });
