@@ -21,9 +21,12 @@ import { bookJson, bookPageJson, oneOffBookPageJson } from '../../../../serializ
  * promise otherwise (PostgreSQL). The handlers are not async functions: an async handler costs
  * every request a promise, Fastify's `then` on it and a microtask before the reply is written,
  * about 5% of a get and 10% of a create or a patch in memory mode (docs/performance.md).
- * Fastify treats a synchronous throw as an async handler's rejection (both reach the error
- * handler), and a returned value the same way either way; `answer` sends the reply itself and
- * returns undefined, or returns the value Fastify is to serialise.
+ * `answer` sets the status and type and returns the payload; it never calls `reply.send`, so
+ * Fastify alone sends the answer, once, on either path. (An answer that sent the reply itself and
+ * resolved the promise to undefined was sent twice whenever an onSend hook held the reply past
+ * that point, as response-write-batching.ts does: Fastify sends a settled handler's value unless
+ * the reply is already written.) Fastify treats a synchronous throw as an async handler's
+ * rejection: both reach the error handler.
  */
 function whenSettled<T, R>(value: Awaitable<T>, answer: (settled: T) => R): R | Promise<R> {
   return value instanceof Promise ? value.then(answer) : answer(value);
@@ -70,15 +73,15 @@ const books: FastifyPluginAsyncTypebox = async (fastify) => {
     },
     (request, reply) => {
       const { skip, limit } = pagingOf(request.query);
-      const answer = (page: Slice): AuthenticatedBookList | undefined => {
+      const answer = (page: Slice): AuthenticatedBookList | Buffer => {
         if (request.principal !== null) {
           const list: AuthenticatedBookList = { books: page.items, user: request.principal.sub };
           return list;
         }
         // Not through the route's union schema: its serializer first validates the whole page
         // against a branch (formats included) to choose it, about a tenth of this route's CPU.
-        reply.type(JSON_TYPE).send(bookPageJson({ items: page.items, total: page.total, skip, limit }));
-        return undefined;
+        reply.type(JSON_TYPE);
+        return bookPageJson({ items: page.items, total: page.total, skip, limit });
       };
       return whenSettled(store.list(skip, limit), answer);
     },
@@ -106,7 +109,8 @@ const books: FastifyPluginAsyncTypebox = async (fastify) => {
     (request, reply) => {
       const { skip, limit } = pagingOf(request.query);
       return whenSettled(store.search(request.query.q, skip, limit), (page) => {
-        reply.type(JSON_TYPE).send(oneOffBookPageJson({ items: page.items, total: page.total, skip, limit }));
+        reply.type(JSON_TYPE);
+        return oneOffBookPageJson({ items: page.items, total: page.total, skip, limit });
       });
     },
   );
@@ -131,7 +135,8 @@ const books: FastifyPluginAsyncTypebox = async (fastify) => {
     },
     (request, reply) =>
       whenSettled(store.create(request.body), (book) => {
-        reply.code(201).send(book);
+        reply.code(201);
+        return book;
       }),
   );
 
@@ -150,7 +155,8 @@ const books: FastifyPluginAsyncTypebox = async (fastify) => {
     (request, reply) =>
       whenSettled(store.get(request.params.book_id), (book) => {
         if (book === undefined) throw bookNotFound();
-        reply.type(JSON_TYPE).send(bookJson(book));
+        reply.type(JSON_TYPE);
+        return bookJson(book);
       }),
   );
 
