@@ -28,6 +28,8 @@ test('HEAD /api/status answers 200 with X-System-Status: OK and no body', async 
   const response = await app.inject({ method: 'HEAD', url: '/api/status' });
   assert.equal(response.statusCode, 200);
   assert.equal(response.headers['x-system-status'], 'OK');
+  // Without a length, Node's HTTP client does not reuse the connection after the answer.
+  assert.equal(response.headers['content-length'], '0');
   assert.equal(response.body, '');
 });
 
