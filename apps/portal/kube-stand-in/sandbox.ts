@@ -70,7 +70,17 @@ const portal = await startPortalServer({
   kubeconfigPath,
   port: portalPort,
   echo: true,
-  env: { PORTAL_AUTH: portalAuth },
+  env: {
+    PORTAL_AUTH: portalAuth,
+    // Cloud observation against the ARM stand-in: the official SDK and DefaultAzureCredential, which
+    // takes its token from the stand-in's managed-identity endpoint; Node trusts the stand-in's authority.
+    PORTAL_AZURE_SUBSCRIPTION_ID: standIn.arm.subscriptionId,
+    PORTAL_AZURE_ARM_ENDPOINT: standIn.arm.url,
+    PORTAL_OBSERVATION_TTL_SECONDS: process.env.PORTAL_OBSERVATION_TTL_SECONDS ?? '10',
+    IDENTITY_ENDPOINT: standIn.arm.identityEndpoint,
+    IDENTITY_HEADER: standIn.arm.identityHeader,
+    NODE_EXTRA_CA_CERTS: caPath,
+  },
 }).catch(async (error: unknown) => {
   console.error(`[sandbox] ${error instanceof Error ? error.message : String(error)}`);
   await standIn.close();

@@ -115,6 +115,43 @@ describe('portal sign-in configuration', () => {
     );
   });
 
+  it('observes Azure only with PORTAL_AZURE_SUBSCRIPTION_ID, every 60 s unless told otherwise', () => {
+    expect(parseConfig({ PORTAL_AUTH: 'none' }).azure).toBeUndefined();
+    const subscription = '0000AAAA-0000-4000-8000-000000000000';
+    expect(parseConfig({ PORTAL_AUTH: 'none', PORTAL_AZURE_SUBSCRIPTION_ID: subscription }).azure).toEqual({
+      subscriptionId: subscription.toLowerCase(),
+      observationTtlSeconds: 60,
+    });
+    expect(
+      parseConfig({
+        PORTAL_AUTH: 'none',
+        PORTAL_AZURE_SUBSCRIPTION_ID: subscription,
+        PORTAL_AZURE_ARM_ENDPOINT: 'https://127.0.0.1:6444/',
+        PORTAL_OBSERVATION_TTL_SECONDS: '5',
+      }).azure,
+    ).toEqual({
+      subscriptionId: subscription.toLowerCase(),
+      armEndpoint: 'https://127.0.0.1:6444',
+      observationTtlSeconds: 5,
+    });
+  });
+
+  it.each([
+    [{ PORTAL_AZURE_SUBSCRIPTION_ID: 'my-subscription' }, 'PORTAL_AZURE_SUBSCRIPTION_ID'],
+    [{ PORTAL_AZURE_ARM_ENDPOINT: 'https://127.0.0.1:6444' }, 'PORTAL_AZURE_SUBSCRIPTION_ID is not'],
+    [
+      {
+        PORTAL_AZURE_SUBSCRIPTION_ID: '00000000-0000-4000-8000-000000000000',
+        PORTAL_AZURE_ARM_ENDPOINT: 'http://arm.local',
+      },
+      'PORTAL_AZURE_ARM_ENDPOINT',
+    ],
+    [{ PORTAL_OBSERVATION_TTL_SECONDS: '0' }, 'PORTAL_OBSERVATION_TTL_SECONDS'],
+    [{ PORTAL_OBSERVATION_TTL_SECONDS: '1.5' }, 'PORTAL_OBSERVATION_TTL_SECONDS'],
+  ])('refuses a cloud observation setting %j, naming the variable', (change, message) => {
+    expect(() => parseConfig({ PORTAL_AUTH: 'none', ...change })).toThrow(message);
+  });
+
   it('refuses a short session secret in every mode', () => {
     expect(() => parseConfig({ PORTAL_AUTH: 'none', PORTAL_SESSION_SECRET: 'short' })).toThrow(/at least 32 bytes/);
   });

@@ -28,6 +28,16 @@ export interface PortalConfig {
    * restarts; unset keeps intent in this process's memory.
    */
   databaseUrl?: string;
+  /** Cloud observation through Azure Resource Manager; absent without PORTAL_AZURE_SUBSCRIPTION_ID. */
+  azure?: AzureObservationConfig;
+}
+
+export interface AzureObservationConfig {
+  subscriptionId: string;
+  /** Another Resource Manager endpoint than https://management.azure.com (a sovereign cloud, a test stand-in). */
+  armEndpoint?: string;
+  /** How long an observation is used before it is read again in the background. */
+  observationTtlSeconds: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -76,6 +86,52 @@ function parseLocations(env: Env, name: string): readonly Location[] {
   return [...new Set(names)].filter(isAzureRegion);
 }
 
+const SUBSCRIPTION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function parseAzureObservation(env: Env): AzureObservationConfig | undefined {
+  const subscriptionId = env['PORTAL_AZURE_SUBSCRIPTION_ID']?.trim() || undefined;
+  const endpoint = env['PORTAL_AZURE_ARM_ENDPOINT']?.trim() || undefined;
+  const ttlRaw = env['PORTAL_OBSERVATION_TTL_SECONDS']?.trim() || undefined;
+  const ttl = ttlRaw === undefined ? 60 : Number(ttlRaw);
+  if (ttlRaw !== undefined && (!/^\d+$/.test(ttlRaw) || ttl < 1 || ttl > 86_400)) {
+    throw new ConfigError(
+      `PORTAL_OBSERVATION_TTL_SECONDS must be a whole number of seconds from 1 to 86400, got "${ttlRaw}"`,
+    );
+  }
+  if (subscriptionId === undefined) {
+    if (endpoint !== undefined) {
+      throw new ConfigError(
+        'PORTAL_AZURE_ARM_ENDPOINT is set but PORTAL_AZURE_SUBSCRIPTION_ID is not: set both to observe Azure',
+      );
+    }
+    return undefined;
+  }
+  if (!SUBSCRIPTION_ID.test(subscriptionId)) {
+    throw new ConfigError(`PORTAL_AZURE_SUBSCRIPTION_ID must be a subscription id (a GUID), got "${subscriptionId}"`);
+  }
+  let armEndpoint: string | undefined;
+  if (endpoint !== undefined) {
+    let url: URL;
+    try {
+      url = new URL(endpoint);
+    } catch {
+      throw new ConfigError(`PORTAL_AZURE_ARM_ENDPOINT must be an https URL, got "${endpoint}"`);
+    }
+    // The SDK sends its bearer token only over https.
+    if (url.protocol !== 'https:' || url.search || url.hash || url.username || url.password) {
+      throw new ConfigError(
+        `PORTAL_AZURE_ARM_ENDPOINT must be an https URL without query or credentials, got "${endpoint}"`,
+      );
+    }
+    armEndpoint = url.origin;
+  }
+  return {
+    subscriptionId: subscriptionId.toLowerCase(),
+    ...(armEndpoint ? { armEndpoint } : {}),
+    observationTtlSeconds: ttl,
+  };
+}
+
 function optional<K extends string, V>(key: K, value: V | undefined): Partial<Record<K, V>> {
   return value === undefined ? {} : ({ [key]: value } as Record<K, V>);
 }
@@ -94,6 +150,7 @@ export function parseConfig(env: Env): PortalConfig {
       'databaseUrl',
       parseDatabaseUrl(env, (message) => new ConfigError(message)),
     ),
+    ...optional('azure', parseAzureObservation(env)),
   };
 }
 

@@ -1,0 +1,31 @@
+import { StorageManagementClient } from '@azure/arm-storage';
+import { DefaultAzureCredential } from '@azure/identity';
+import { createCloudObserver, type CloudObserver } from './cloud-observer';
+
+/** What the observer needs of the configuration (PORTAL_AZURE_*). */
+export interface ArmObserverSettings {
+  subscriptionId: string;
+  armEndpoint?: string;
+  observationTtlSeconds: number;
+}
+
+/**
+ * Storage accounts read through Azure Resource Manager with the official SDK and
+ * DefaultAzureCredential exactly as it comes (workload identity, managed identity including the
+ * IDENTITY_ENDPOINT / IDENTITY_HEADER form, environment credentials, the Azure CLI ...).
+ */
+export function createArmObserver(
+  settings: ArmObserverSettings,
+  log?: (error: unknown, message: string) => void,
+): CloudObserver {
+  const client = new StorageManagementClient(new DefaultAzureCredential(), settings.subscriptionId, {
+    ...(settings.armEndpoint ? { endpoint: settings.armEndpoint } : {}),
+    // Background reads: one retry, then the next refresh tries again, instead of minutes of back-off.
+    retryOptions: { maxRetries: 1 },
+  });
+  return createCloudObserver({
+    list: () => client.storageAccounts.list(),
+    ttlMs: settings.observationTtlSeconds * 1000,
+    ...(log ? { log } : {}),
+  });
+}

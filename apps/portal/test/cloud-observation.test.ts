@@ -1,0 +1,178 @@
+/**
+ * Cloud observation through the official SDK (@azure/arm-storage) and DefaultAzureCredential as it
+ * comes, against the ARM stand-in: the credential takes its token from the stand-in's managed-identity
+ * endpoint (IDENTITY_ENDPOINT / IDENTITY_HEADER), the list follows nextLink, an edit made in Azure is
+ * observed and classifies as drifted, and a throttled ARM makes the observation unavailable. Each read
+ * runs in a child process, because Node trusts the stand-in's authority only through
+ * NODE_EXTRA_CA_CERTS, which it reads at start.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { classify } from '../src/lib/platform/classification';
+import type { OwnedSettings } from '../src/lib/platform/owned-settings';
+import { startTestCluster, type TestCluster } from './kubernetes-harness';
+
+const run = promisify(execFile);
+const portalDir = fileURLToPath(new URL('..', import.meta.url));
+let cluster: TestCluster;
+let directory: string;
+let caFile: string;
+
+interface Observed {
+  status: string;
+  reason?: string;
+  accounts?: Record<string, { name: string; resourceGroup: string; settings: Partial<OwnedSettings> }>;
+}
+
+async function observeOnce(): Promise<Observed> {
+  const { arm } = cluster.standIn;
+  // Only what the credential and the observer read: no Azure variables of this machine leak in.
+  const env: NodeJS.ProcessEnv = {
+    NODE_ENV: 'test',
+    PATH: process.env['PATH'] ?? '',
+    HOME: directory,
+    NODE_EXTRA_CA_CERTS: caFile,
+    IDENTITY_ENDPOINT: arm.identityEndpoint,
+    IDENTITY_HEADER: arm.identityHeader,
+    PORTAL_AZURE_SUBSCRIPTION_ID: arm.subscriptionId,
+    PORTAL_AZURE_ARM_ENDPOINT: arm.url,
+  };
+  const { stdout } = await run(process.execPath, ['--import', 'tsx', 'test/fixtures/observe-once.ts'], {
+    cwd: portalDir,
+    env,
+    timeout: 60_000,
+  });
+  return JSON.parse(stdout) as Observed;
+}
+
+async function armCall(method: string, path: string, body: unknown) {
+  const { arm } = cluster.standIn;
+  const { request } = await import('node:https');
+  return new Promise<number>((resolve, reject) => {
+    const call = request(
+      `${arm.url}${path}`,
+      {
+        method,
+        ca: cluster.standIn.certificateAuthority,
+        headers: { authorization: `Bearer ${arm.token}`, 'content-type': 'application/json' },
+      },
+      (response) => {
+        response.resume();
+        response.on('end', () => resolve(response.statusCode ?? 0));
+      },
+    );
+    call.on('error', reject);
+    call.end(JSON.stringify(body));
+  });
+}
+
+const accountPath = (group: string, name: string) =>
+  `/subscriptions/${cluster.standIn.arm.subscriptionId}/resourceGroups/${group}/providers/Microsoft.Storage/storageAccounts/${name}?api-version=2023-05-01`;
+
+const intent: OwnedSettings = {
+  location: 'westeurope',
+  resourceGroup: 'rg-books-dev',
+  kind: 'StorageV2',
+  tier: 'Standard',
+  replication: 'LRS',
+  minTlsVersion: 'TLS1_2',
+  httpsOnly: true,
+  publicNetworkAccess: false,
+  allowedIpRanges: [],
+  allowNestedItemsToBePublic: false,
+  sharedKeyAccess: true,
+  crossTenantReplication: false,
+  infrastructureEncryption: true,
+  hierarchicalNamespace: false,
+  sftpEnabled: false,
+  nfsv3Enabled: false,
+  application: 'webshop',
+  environment: 'dev',
+};
+
+beforeAll(async () => {
+  cluster = await startTestCluster({ arm: { pageSize: 2 } });
+  directory = mkdtempSync(join(tmpdir(), 'portal-observe-'));
+  caFile = join(directory, 'ca.crt');
+  writeFileSync(caFile, cluster.standIn.certificateAuthority);
+  for (const name of ['stobservea', 'stobserveb', 'stobservec']) {
+    const status = await armCall('PUT', accountPath('rg-books-dev', name), {
+      location: 'westeurope',
+      kind: 'StorageV2',
+      sku: { name: 'Standard_LRS' },
+      tags: { application: 'webshop', environment: 'dev' },
+      properties: {
+        accessTier: 'Hot',
+        minimumTlsVersion: 'TLS1_2',
+        supportsHttpsTrafficOnly: true,
+        publicNetworkAccess: 'Disabled',
+        allowBlobPublicAccess: false,
+        allowSharedKeyAccess: true,
+        allowCrossTenantReplication: false,
+        encryption: { requireInfrastructureEncryption: true },
+      },
+    });
+    expect(status).toBe(200);
+  }
+}, 60_000);
+
+afterAll(async () => {
+  await cluster?.dispose();
+  rmSync(directory, { recursive: true, force: true });
+});
+
+describe('cloud observation through Azure Resource Manager', () => {
+  it('reads every page of the subscription with DefaultAzureCredential, in owned terms', async () => {
+    const observed = await observeOnce();
+    expect(observed.status).toBe('observed');
+    expect(Object.keys(observed.accounts ?? {}).sort()).toEqual(['stobservea', 'stobserveb', 'stobservec']);
+    expect(observed.accounts?.['stobservea']?.settings).toMatchObject({
+      location: 'westeurope',
+      resourceGroup: 'rg-books-dev',
+      tier: 'Standard',
+      replication: 'LRS',
+      minTlsVersion: 'TLS1_2',
+      publicNetworkAccess: false,
+      infrastructureEncryption: true,
+      application: 'webshop',
+    });
+    const armCalls = cluster.standIn.arm.requests().filter((r) => r.path.endsWith('/storageAccounts'));
+    expect(armCalls.length).toBeGreaterThanOrEqual(2);
+    expect(cluster.standIn.arm.requests().some((r) => r.path === '/msi/token' && r.status === 200)).toBe(true);
+  });
+
+  it('sees an edit made in Azure, which classifies as drifted naming the fields', async () => {
+    const status = await armCall('PATCH', accountPath('rg-books-dev', 'stobserveb'), {
+      properties: { publicNetworkAccess: 'Enabled', minimumTlsVersion: 'TLS1_0' },
+    });
+    expect(status).toBe(200);
+    const observed = await observeOnce();
+    const account = observed.accounts?.['stobserveb']?.settings;
+    expect(account).toMatchObject({ publicNetworkAccess: true, minTlsVersion: 'TLS1_0' });
+    const cluster = { spec: intent, busy: false, observeOnly: false };
+    expect(classify({ clusterAvailable: true, intent, cluster, cloud: { status: 'observed', account } })).toEqual({
+      code: 'drifted',
+      fields: ['publicNetworkAccess', 'minTlsVersion'],
+    });
+  });
+
+  it('is unavailable, never in sync, while ARM throttles with 429', async () => {
+    cluster.standIn.arm.setFaults({ throttle: { retryAfterSeconds: 1 } });
+    try {
+      const observed = await observeOnce();
+      expect(observed.status).toBe('unavailable');
+      expect(observed.reason).toContain('429');
+      const cluster = { spec: intent, busy: false, observeOnly: false };
+      expect(classify({ clusterAvailable: true, intent, cluster, cloud: { status: 'unavailable' } }).code).toBe(
+        'observation_unavailable',
+      );
+    } finally {
+      cluster.standIn.arm.clearFaults();
+    }
+  });
+});
