@@ -12,10 +12,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { classify } from '../src/lib/platform/classification';
 import type { OwnedSettings } from '../src/lib/platform/owned-settings';
 import { startTestCluster, type TestCluster } from './kubernetes-harness';
+
+// The first test of a file starts a cluster (and a child process or a database): slow on a busy machine.
+vi.setConfig({ testTimeout: 120_000 });
 
 const run = promisify(execFile);
 const portalDir = fileURLToPath(new URL('..', import.meta.url));

@@ -7,6 +7,9 @@ import { startPostgres, type TestPostgres } from '@books/test-postgres';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { eventually, startTestCluster, type TestCluster } from './kubernetes-harness';
 
+// The first test of a file starts a cluster (and a child process or a database): slow on a busy machine.
+vi.setConfig({ testTimeout: 120_000 });
+
 const ORIGIN = 'http://portal.test';
 let cluster: TestCluster;
 let server: TestPostgres;

@@ -329,15 +329,20 @@ describe('platform API on a Kubernetes cluster', () => {
     expect((await json<{ error: string }>(deletion)).error).toContain('cannot delete resource "accounts"');
   });
 
-  it('answers 503 saying the cluster is unreachable when connections are reset or refused', async () => {
+  it('answers 503 saying the cluster is unreachable when connections are reset or refused, the inventory 200 from the ledger', async () => {
     const { resources, resourceGroups } = await routes();
     await cluster.standIn.setUnreachable('reset');
     // Reads are answered from the watch-fed cache until it notices its watch is gone.
+    // An account the portal has no intent for cannot be answered from the ledger: 503.
     const reset = await eventually(async () => {
-      const response = await resources.GET(get('/api/platform/resources'));
-      return response.status === 200 ? undefined : response;
+      const response = await resources.GET(get('/api/platform/resources?name=stnointent01'));
+      return response.status === 404 ? undefined : response;
     }, 'the cache to notice the cluster is unreachable');
     expect(reset.status).toBe(503);
+    // The inventory answers 200 from the ledger, saying the cluster could not be read.
+    const listed = await resources.GET(get('/api/platform/resources'));
+    expect(listed.status).toBe(200);
+    expect((await json<{ clusterAvailable: boolean }>(listed)).clusterAvailable).toBe(false);
     const resetBody = await json<{ error: string }>(reset);
     expect(resetBody.error).toMatch(/^The platform cluster is unreachable \(connection (reset|closed)\)/);
     expect(JSON.stringify(resetBody)).not.toMatch(/at .*\.(js|ts):\d+/);
@@ -372,13 +377,16 @@ describe('platform API on a Kubernetes cluster', () => {
     }
   });
 
-  it('answers 503 saying the cluster is not configured when the kubeconfig cannot be read', async () => {
+  it('answers 503 saying the cluster is not configured when the kubeconfig cannot be read, the inventory 200 from the ledger', async () => {
     vi.stubEnv('KUBECONFIG', '/nonexistent/kubeconfig');
     const { resources } = await routes();
-    const response = await resources.GET(get('/api/platform/resources'));
+    const response = await resources.GET(get('/api/platform/resources?name=stnointent02'));
     expect(response.status).toBe(503);
     expect((await json<{ error: string }>(response)).error).toMatch(
       /^The platform cluster configuration cannot be read|not configured/,
     );
+    const listed = await resources.GET(get('/api/platform/resources'));
+    expect(listed.status).toBe(200);
+    expect((await json<{ clusterAvailable: boolean }>(listed)).clusterAvailable).toBe(false);
   });
 });

@@ -6,11 +6,20 @@ import type { Metadata } from 'next';
 import { LinkButton, LinkCardArea } from '@/components/common/LinkButton';
 import { PageHeader } from '@/components/common/PageHeader';
 import { PlatformProblem } from '@/components/common/PlatformProblem';
-import { ACCOUNT_STATES } from '@/lib/platform/types';
+import {
+  CLASSIFICATION_LABELS,
+  countByClass,
+  type Classification,
+  type ClassificationCode,
+} from '@/lib/platform/classification';
+import { ACCOUNT_STATES, type StorageAccount } from '@/lib/platform/types';
 import { loadPlatformData } from '@/server/platform/page-data';
 import { listStorageAccounts } from '@/server/platform/storage-accounts';
 
 export const metadata: Metadata = { title: { absolute: 'Platform portal' } };
+
+const hasClassification = (account: StorageAccount): account is StorageAccount & { classification: Classification } =>
+  account.classification !== undefined;
 
 export default async function LandingPage() {
   const loaded = await loadPlatformData(listStorageAccounts);
@@ -71,6 +80,42 @@ export default async function LandingPage() {
       ) : (
         <PlatformProblem message={loaded.message} status={loaded.status} />
       )}
+      {loaded.ok ? (
+        <>
+          <Typography variant="h2" sx={{ mt: 4 }} gutterBottom>
+            Storage accounts against intent
+          </Typography>
+          <Box
+            component="ul"
+            aria-label="Storage accounts against intent"
+            sx={{
+              listStyle: 'none',
+              p: 0,
+              m: 0,
+              display: 'grid',
+              gap: 2,
+              gridTemplateColumns: { xs: '1fr 1fr', sm: 'repeat(3, 1fr)', lg: 'repeat(5, 1fr)' },
+            }}
+          >
+            {Object.entries(countByClass(loaded.value.filter(hasClassification))).map(([code, count]) => (
+              <Box component="li" key={code}>
+                <Card sx={{ height: '100%' }}>
+                  <LinkCardArea href={`/resources?class=${code}`} sx={{ height: '100%' }}>
+                    <CardContent>
+                      <Typography variant="h3" component="p" sx={{ fontSize: '2rem' }}>
+                        {count}
+                      </Typography>
+                      <Typography color="text.secondary">
+                        {CLASSIFICATION_LABELS[code as ClassificationCode]}
+                      </Typography>
+                    </CardContent>
+                  </LinkCardArea>
+                </Card>
+              </Box>
+            ))}
+          </Box>
+        </>
+      ) : null}
       <Typography variant="h2" sx={{ mt: 4 }} gutterBottom>
         What the platform offers
       </Typography>

@@ -18,8 +18,10 @@ import Typography from '@mui/material/Typography';
 import NextLink from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useMemo, useState, useTransition } from 'react';
+import type { Classification } from '@/lib/platform/classification';
 import type { AccountState } from '@/lib/platform/types';
 import { EMPTY_INVENTORY } from './empty-inventory';
+import { ClassificationChip } from './ClassificationChip';
 import { StateChip } from './StateChip';
 
 /** One inventory row; the server computes `age` so server and browser render the same text. */
@@ -31,6 +33,7 @@ export interface ResourceRow {
   sku?: string;
   state: AccountState;
   stateDetail?: string;
+  classification?: Classification;
   age: string;
 }
 
@@ -121,6 +124,7 @@ export function ResourceTable({
                   <TableCell>Location</TableCell>
                   <TableCell>SKU</TableCell>
                   <TableCell>State</TableCell>
+                  <TableCell>Intent</TableCell>
                   <TableCell>Age</TableCell>
                 </TableRow>
               </TableHead>
@@ -136,6 +140,9 @@ export function ResourceTable({
                     <TableCell>{row.sku ?? '—'}</TableCell>
                     <TableCell>
                       <StateChip state={row.state} {...(row.stateDetail ? { title: row.stateDetail } : {})} />
+                    </TableCell>
+                    <TableCell>
+                      {row.classification ? <ClassificationChip classification={row.classification} /> : '—'}
                     </TableCell>
                     <TableCell>{row.age}</TableCell>
                   </TableRow>
@@ -169,6 +176,11 @@ export function ResourceTable({
                   {[row.application, row.resourceGroup, row.location, row.sku].filter(Boolean).join(' · ')}
                   {` · ${row.age} old`}
                 </Typography>
+                {row.classification ? (
+                  <Box sx={{ mt: 0.5 }}>
+                    <ClassificationChip classification={row.classification} />
+                  </Box>
+                ) : null}
               </Box>
             ))}
           </Box>

@@ -10,6 +10,7 @@ export function toResourceRow(account: StorageAccount, now: number): ResourceRow
   if (account.location) row.location = account.location;
   if (account.sku) row.sku = account.sku;
   if (account.stateDetail) row.stateDetail = account.stateDetail;
+  if (account.classification) row.classification = account.classification;
   return row;
 }
 

@@ -4,6 +4,7 @@
  */
 export type { StorageAccountRequest, StorageAccountRequestInput, FieldErrors } from './storage-request';
 import type { ChangeableSettings } from './account-change';
+import type { Classification } from './classification';
 import type { OwnedSettings } from './owned-settings';
 export type { ChangeableSettings } from './account-change';
 
@@ -108,6 +109,12 @@ export interface StorageAccount {
   sync: SyncReport;
   lastChangedBy?: string;
   lastChangedAt?: string;
+  /** managementPolicies ["Observe"]: Crossplane reads the Azure account and never changes it (adopted). */
+  observeOnly?: boolean;
+  /** Where the account stands against intent, the cluster and Azure (the inventory and detail reads). */
+  classification?: Classification;
+  /** Where this item comes from when there is no cluster object: the intent ledger or Azure alone. */
+  source?: 'cluster' | 'ledger' | 'cloud';
 }
 
 export interface ResourceGroup {

@@ -132,6 +132,22 @@ export function createKubernetesBackend(client: ClusterClient, cache: ClusterCac
       return written(await client.requestReconcile(name, resyncAnnotations(context)));
     },
 
+    async writeAccount(write, { dryRun }) {
+      if (write.kind === 'create') {
+        if (dryRun) return toStorageAccount((await client.dryRunCreateAccount(write.manifest)) as AccountObject);
+        return written(await client.createAccount(write.manifest));
+      }
+      try {
+        if (dryRun)
+          return toStorageAccount((await client.dryRunChangeAccount(write.name, write.patch)) as AccountObject);
+        return written(await client.changeAccount(write.name, write.patch));
+      } catch (error) {
+        const version = (write.patch['metadata'] as { resourceVersion?: string } | undefined)?.resourceVersion;
+        if (error instanceof ConflictError && version) throw staleVersion(write.name, version);
+        throw error;
+      }
+    },
+
     async listResourceGroups() {
       // Only groups the provider reports Ready are offered: anything else cannot hold an account yet.
       return (await cache.resourceGroups.values())

@@ -81,6 +81,12 @@ function ipRules(networkRules: unknown): string[] {
   return Array.isArray(rules) ? rules.filter((rule): rule is string => typeof rule === 'string') : [];
 }
 
+/** Only Observe (no '*', Create, Update or Delete): Crossplane reads the Azure account and changes nothing. */
+export function observesOnly(policies: unknown): boolean {
+  if (!Array.isArray(policies) || policies.length === 0) return false;
+  return !policies.some((policy) => ['*', 'Create', 'Update', 'Delete', 'LateInitialize'].includes(String(policy)));
+}
+
 /** Turns a raw Account object into the portal's StorageAccount; tolerant of missing fields. */
 export function toStorageAccount(object: AccountObject): StorageAccount {
   const metadata = object.metadata ?? {};
@@ -154,6 +160,7 @@ export function toStorageAccount(object: AccountObject): StorageAccount {
     resourceVersion: metadata.resourceVersion,
     lastChangedBy: annotations[CHANGE_KEYS.changedBy],
     lastChangedAt: annotations[CHANGE_KEYS.changedAt],
+    observeOnly: observesOnly(object.spec?.managementPolicies) ? true : undefined,
   };
   for (const [key, value] of Object.entries(optional)) {
     if (value !== undefined) (account as unknown as Record<string, unknown>)[key] = value;

@@ -24,7 +24,12 @@ export interface AccountObject {
     annotations?: Record<string, string>;
     finalizers?: string[];
   };
-  spec?: { forProvider?: Partial<AccountForProvider>; providerConfigRef?: { name: string } };
+  spec?: {
+    forProvider?: Partial<AccountForProvider>;
+    providerConfigRef?: { name: string };
+    /** Crossplane's management policies; ["Observe"] only reads the external resource. */
+    managementPolicies?: string[];
+  };
   status?: {
     conditions?: KubernetesCondition[];
     atProvider?: Record<string, unknown>;

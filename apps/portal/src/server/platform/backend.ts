@@ -10,6 +10,11 @@ import type {
   StorageAccountRequest,
 } from '@/lib/platform/types';
 
+/** What a remediation writes: a merge patch of an existing Account, or a whole new one. */
+export type AccountWrite =
+  | { kind: 'patch'; name: string; patch: Record<string, unknown> }
+  | { kind: 'create'; manifest: Record<string, unknown> };
+
 /** Who is asking and under which request id; written onto what the backend creates or deletes. */
 export interface RequestContext {
   requestId: string;
@@ -61,6 +66,12 @@ export interface PlatformBackend {
   ): Promise<ChangeResult>;
   /** Asks Crossplane to reconcile the account now, recording who asked. @throws NotFoundError */
   resync(name: string, context: RequestContext): Promise<StorageAccount>;
+  /**
+   * A remediation's cluster side: a merge patch of an Account (carrying its resourceVersion) or a new
+   * Account built by the portal from intent; with dryRun the cluster only checks it.
+   * @throws ConflictError (stale version, name taken), NotFoundError, InvalidRequestError
+   */
+  writeAccount(write: AccountWrite, options: { dryRun: boolean }): Promise<StorageAccount>;
   /** Resource groups a storage account may be placed in. */
   listResourceGroups(): Promise<ResourceGroup[]>;
   /** Events about one resource, oldest first. */

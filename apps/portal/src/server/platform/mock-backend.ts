@@ -117,6 +117,9 @@ export function createMockBackend(): PlatformBackend {
       const annotations = { ...object.metadata?.annotations, ...resyncAnnotations(context) };
       return toStorageAccount({ ...object, metadata: { ...object.metadata, annotations } });
     },
+    // Nothing is stored in development mode: a remediation is answered as the object it names.
+    writeAccount: async (write) =>
+      toStorageAccount(write.kind === 'create' ? write.manifest : syntheticObject(write.name)),
     listResourceGroups: async () => MOCK_RESOURCE_GROUPS.map((group) => ({ ...group })),
     events: async (name): Promise<PlatformEvent[]> => {
       const created = new Date(Date.now() - 60 * 60 * 1000).toISOString();

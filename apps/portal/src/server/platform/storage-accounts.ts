@@ -12,6 +12,7 @@ import type {
 import { authorize } from '../auth/guard';
 import type { DryRunResult, PlatformBackend, RequestContext } from './backend';
 import { loadConfig } from '../config';
+import { classifiedAccount, classifiedInventory, type Inventory } from '../intent/inventory';
 import { recordedAction } from '../intent/record-intent';
 import { InvalidRequestError } from './errors';
 import { createIdempotencyStore } from './idempotency';
@@ -27,12 +28,18 @@ export function platformMode(): PlatformMode {
   return getPlatformBackend().mode;
 }
 
-export function listStorageAccounts(): Promise<readonly StorageAccount[]> {
-  return getPlatformBackend().list();
+/** Every inventory item, classified, with whether the cluster could be read (GET /api/platform/resources). */
+export function storageAccountInventory(): Promise<Inventory> {
+  return classifiedInventory();
 }
 
+export async function listStorageAccounts(): Promise<readonly StorageAccount[]> {
+  return (await classifiedInventory()).items;
+}
+
+/** One account, classified; from the ledger or Azure when the cluster has no object for it. */
 export function getStorageAccount(name: string): Promise<StorageAccount> {
-  return getPlatformBackend().get(parseResourceName(name));
+  return classifiedAccount(name);
 }
 
 export interface StorageAccountActivity {

@@ -16,6 +16,7 @@ export function createUnconfiguredBackend(reason: string): PlatformBackend {
     delete: fail,
     change: fail,
     resync: fail,
+    writeAccount: fail,
     listResourceGroups: fail,
     events: fail,
     manifestYaml: fail,

@@ -15,6 +15,9 @@ import { AutoRefresh } from '@/components/resources/AutoRefresh';
 import { DeleteResourceDialog } from '@/components/resources/DeleteResourceDialog';
 import { EditAccountDialog } from '@/components/resources/EditAccountDialog';
 import { HistorySection } from '@/components/resources/HistorySection';
+import { IntentSection } from '@/components/resources/IntentSection';
+import { RemediateButton } from '@/components/resources/RemediateDialog';
+import { offeredRemediations } from '@/lib/platform/remediations';
 import {
   ConditionsSection,
   EventsSection,
@@ -31,6 +34,7 @@ import { UNSETTLED_STATES, type StorageAccount } from '@/lib/platform/types';
 import { fixedCombination } from '@/server/platform/account-change-plan';
 import { decide } from '@/lib/auth/permissions';
 import { signedInPrincipal } from '@/server/auth/current-principal';
+import { intentComparison } from '@/server/intent/inventory';
 import { accountHistory, intentIsDurable } from '@/server/intent/record-intent';
 import { loadPlatformData } from '@/server/platform/page-data';
 import { getStorageAccount, getStorageAccountActivity } from '@/server/platform/storage-accounts';
@@ -52,6 +56,29 @@ async function ResourceActivity({ name }: { name: string }) {
       <YamlSection yaml={loaded.value.yaml} />
     </>
   );
+}
+
+/** The account against intent, cluster object and Azure, field by field. */
+async function ResourceIntent({ account }: { account: StorageAccount }) {
+  if (!account.classification) return null;
+  const classification = account.classification;
+  const loaded = await loadPlatformData(() => intentComparison(account));
+  if (!loaded.ok) return <PlatformProblem message={loaded.message} status={loaded.status} />;
+  const offered = offeredRemediations(account, await signedInPrincipal(), loaded.value.intent !== undefined);
+  const actions =
+    offered.length > 0 ? (
+      <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap', alignItems: 'flex-start' }}>
+        {offered.map((action) => (
+          <RemediateButton
+            key={action}
+            name={account.name}
+            action={action}
+            {...(account.resourceVersion ? { resourceVersion: account.resourceVersion } : {})}
+          />
+        ))}
+      </Box>
+    ) : undefined;
+  return <IntentSection classification={classification} {...loaded.value} actions={actions} />;
 }
 
 /** The portal's own record of who asked for what, from the intent ledger. */
@@ -101,6 +128,8 @@ export default async function ResourcePage({ params }: Params) {
     );
   }
   const account = loaded.value;
+  // Without a cluster object (only intent, or only Azure) there is nothing to change, delete or resync.
+  const inCluster = account.source === undefined || account.source === 'cluster';
   const deleting = account.state === 'Deleting';
   // The server refuses a delete the user may not make; the page says why before anyone tries.
   const deletion = decide(await signedInPrincipal(), 'delete', account);
@@ -140,11 +169,13 @@ export default async function ResourcePage({ params }: Params) {
                 disabled={deleting}
               />
             ) : null}
-            <DeleteResourceDialog
-              name={account.name}
-              disabled={deleting}
-              deniedReason={deletion.allowed ? undefined : deletion.reason}
-            />
+            {inCluster ? (
+              <DeleteResourceDialog
+                name={account.name}
+                disabled={deleting}
+                deniedReason={deletion.allowed ? undefined : deletion.reason}
+              />
+            ) : null}
           </>
         }
       />
@@ -153,15 +184,20 @@ export default async function ResourcePage({ params }: Params) {
           <SummarySection account={account} />
           <SettingsSection account={account} />
         </Box>
-        <SyncSection account={account} />
+        <Suspense fallback={<LoadingState label="Loading intent" />}>
+          <ResourceIntent account={account} />
+        </Suspense>
+        {inCluster ? <SyncSection account={account} /> : null}
         <ObservedSection account={account} />
-        <ConditionsSection conditions={account.conditions} />
+        {inCluster ? <ConditionsSection conditions={account.conditions} /> : null}
         <Suspense fallback={<LoadingState label="Loading history" />}>
           <ResourceHistory name={account.name} />
         </Suspense>
-        <Suspense fallback={<LoadingState label="Loading events and YAML" />}>
-          <ResourceActivity name={account.name} />
-        </Suspense>
+        {inCluster ? (
+          <Suspense fallback={<LoadingState label="Loading events and YAML" />}>
+            <ResourceActivity name={account.name} />
+          </Suspense>
+        ) : null}
       </Stack>
     </>
   );

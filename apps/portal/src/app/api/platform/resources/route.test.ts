@@ -36,7 +36,7 @@ describe('platform resources API in development mode', () => {
       const response = await GET(new Request(RESOURCES));
       expect(response.status).toBe(200);
       expect(response.headers.get('x-request-id')).toBeTruthy();
-      expect(await response.json()).toEqual({ items: [] });
+      expect(await response.json()).toMatchObject({ items: [], clusterAvailable: true });
     });
 
     it('GET ?name= returns a synthetic storage account record for that name', async () => {

@@ -5,17 +5,21 @@ import {
   createStorageAccount,
   deleteStorageAccount,
   getStorageAccount,
-  listStorageAccounts,
+  storageAccountInventory,
   validateStorageAccount,
 } from '@/server/platform/storage-accounts';
 
 export const dynamic = 'force-dynamic';
 
-/** GET: the inventory `{"items": [...]}`, or one resource with `?name=` as `{"item": {...}}`. */
+/**
+ * GET: the inventory `{"items": [...], "clusterAvailable", "observedAt", "cloud"}`, each item
+ * classified (answered from the ledger while the cluster is unreachable), or one resource with
+ * `?name=` as `{"item": {...}}`.
+ */
 export const GET = handleRoute(async (request) => {
   const name = new URL(request.url).searchParams.get('name');
   if (name !== null) return Response.json({ item: await getStorageAccount(name) });
-  return Response.json({ items: await listStorageAccounts() });
+  return Response.json(await storageAccountInventory());
 });
 
 /**
