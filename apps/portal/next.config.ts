@@ -8,6 +8,9 @@ const nextConfig: NextConfig = {
   reactStrictMode: true,
   outputFileTracingRoot: workspaceRoot,
   turbopack: { root: workspaceRoot },
+  // The Azure SDK loads parts of itself at run time (MSAL's managed-identity sources); Node resolves
+  // it from node_modules instead of the bundler guessing.
+  serverExternalPackages: ['@azure/identity', '@azure/arm-storage', '@azure/msal-node'],
   // Browsers still ask for /favicon.ico on their own (on error pages, for bookmarks); answer with the app icon.
   async rewrites() {
     return [{ source: '/favicon.ico', destination: '/icon.svg' }];
