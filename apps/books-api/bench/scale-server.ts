@@ -38,7 +38,8 @@ const config = loadConfig({ ...process.env, PORT: portText, HOST: '127.0.0.1' })
 const store = createSeededStore();
 const started = performance.now();
 const books = syntheticBooks();
-for (let i = 0; i < size; i++) store.create(books.next().value as { title: string; author: string; year: number });
+for (let i = 0; i < size; i++)
+  await store.create(books.next().value as { title: string; author: string; year: number });
 const fillMs = performance.now() - started;
 
 const app = await buildApp({ config, logger: await createLogger(config.logLevel), store });

@@ -1,34 +1,48 @@
 import type { BookCreate, BookResponse, BookUpdate } from '../schemas/book.js';
 
-export type Book = BookResponse;
-
-/** A value now (the in-memory store) or later (a networked store); callers always await. */
-export type Awaitable<T> = T | Promise<T>;
+/**
+ * A stored book. Read-only: a store hands out the same object until the book changes (and
+ * then a new object), and the serialiser remembers its JSON by that object
+ * (serialization/book-json.ts), so nobody may change one in place.
+ */
+export type Book = Readonly<BookResponse>;
 
 export interface Slice {
-  items: Book[];
+  readonly items: readonly Book[];
   /** Number of books (or matches) across all pages. */
-  total: number;
+  readonly total: number;
+}
+
+/**
+ * Marks a page the store will hand out again while it is unchanged (its page memo): frozen, so
+ * nobody changes what later readers get, and so the serialiser may remember its JSON with it
+ * (serialization/book-json.ts). A page made for one answer (a search) is not marked.
+ */
+export function sharedPage(page: Slice): Slice {
+  Object.freeze(page.items);
+  return Object.freeze(page);
 }
 
 /**
  * Where books live. Stores never see the request or the reply; they take and return
- * plain values. Ids are lower-case hyphenated UUIDs (routes normalise them first).
+ * plain values, always through a promise (the memory store's are already settled), so a
+ * route awaits every call and a networked store replaces the memory store without touching
+ * them. Ids are lower-case hyphenated UUIDs (routes normalise them first).
  */
 export interface BookStore {
   /** The page at `skip`, at most `limit` books, in insertion order. */
-  list(skip: number, limit: number): Awaitable<Slice>;
+  list(skip: number, limit: number): Promise<Slice>;
   /** Books whose title or author contains `query`, case-insensitively, in insertion order. */
-  search(query: string, skip: number, limit: number): Awaitable<Slice>;
-  get(id: string): Awaitable<Book | undefined>;
-  create(input: BookCreate): Awaitable<Book>;
+  search(query: string, skip: number, limit: number): Promise<Slice>;
+  get(id: string): Promise<Book | undefined>;
+  create(input: BookCreate): Promise<Book>;
   /** Changes only the fields present in `changes`; undefined when the id is unknown. */
-  update(id: string, changes: BookUpdate): Awaitable<Book | undefined>;
+  update(id: string, changes: BookUpdate): Promise<Book | undefined>;
   /** false when the id is unknown. */
-  delete(id: string): Awaitable<boolean>;
-  count(): Awaitable<number>;
+  delete(id: string): Promise<boolean>;
+  count(): Promise<number>;
   /** A uniformly random current book, undefined when the store is empty. */
-  randomBook(): Awaitable<Book | undefined>;
+  randomBook(): Promise<Book | undefined>;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { BookCreate, BookUpdate } from '../schemas/book.js';
-import type { Book, BookStore, Slice } from './book-store.js';
+import { sharedPage, type Book, type BookStore, type Slice } from './book-store.js';
 import { FenwickTree } from './fenwick-tree.js';
 import { PageMemo } from './page-memo.js';
 import { SearchIndex } from './search-index.js';
@@ -55,16 +55,16 @@ export class MemoryBookStore implements BookStore {
     return book;
   }
 
-  create(input: BookCreate): Book {
+  async create(input: BookCreate): Promise<Book> {
     return this.insert(this.newId(), input);
   }
 
-  get(id: string): Book | undefined {
+  async get(id: string): Promise<Book | undefined> {
     const slot = this.slotById.get(id);
     return slot === undefined ? undefined : this.slots[slot];
   }
 
-  update(id: string, changes: BookUpdate): Book | undefined {
+  async update(id: string, changes: BookUpdate): Promise<Book | undefined> {
     const slot = this.slotById.get(id);
     const current = slot === undefined ? undefined : this.slots[slot];
     if (slot === undefined || current === undefined) return undefined;
@@ -81,7 +81,7 @@ export class MemoryBookStore implements BookStore {
     return book;
   }
 
-  delete(id: string): boolean {
+  async delete(id: string): Promise<boolean> {
     const slot = this.slotById.get(id);
     if (slot === undefined) return false;
     this.pages.clear();
@@ -93,24 +93,24 @@ export class MemoryBookStore implements BookStore {
     return true;
   }
 
-  count(): number {
+  async count(): Promise<number> {
     return this.slotById.size;
   }
 
-  list(skip: number, limit: number): Slice {
+  async list(skip: number, limit: number): Promise<Slice> {
     const known = this.pages.get(skip, limit);
     if (known !== undefined) return known;
-    const page = this.readPage(skip, limit);
+    const page = sharedPage(this.readPage(skip, limit));
     this.pages.set(skip, limit, page);
     return page;
   }
 
-  search(query: string, skip: number, limit: number): Slice {
+  async search(query: string, skip: number, limit: number): Promise<Slice> {
     const page = this.index.search(query, skip, limit);
     return { items: page.slots.flatMap((slot) => this.slots[slot] ?? []), total: page.total };
   }
 
-  randomBook(): Book | undefined {
+  async randomBook(): Promise<Book | undefined> {
     const total = this.slotById.size;
     if (total === 0) return undefined;
     const slot = this.live.findKth(Math.floor(this.random() * total));

@@ -5,10 +5,11 @@ const MAX_PAGES = 256;
 
 /**
  * Pages a store answered, by skip and limit, so a page read again while nothing changed is the
- * same Slice object: its JSON is then cached with it (serialization/book-json.ts), and a repeated
- * read costs a lookup instead of building and encoding the page again. The store decides when a page is still valid: the memory store clears the memo on
- * every write; the PostgreSQL store keeps each page with the database snapshot it was read under
- * (postgres/snapshot-page-cache.ts). A Slice handed out is shared: nobody may change it.
+ * same Slice object, marked shared (sharedPage in book-store.ts): frozen, and its JSON remembered
+ * with it, so a repeated read costs a lookup instead of building and encoding the page again. The
+ * store decides when a page is still valid: the memory store clears the memo on every write; the
+ * PostgreSQL store keeps each page with the database snapshot it was read under
+ * (postgres/snapshot-page-cache.ts).
  */
 export class PageMemo<T = Slice> {
   /** By limit (1–100), then by skip. */

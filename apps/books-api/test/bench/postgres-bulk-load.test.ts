@@ -60,7 +60,7 @@ const withoutIds = (page: Page) => ({
 
 async function memoryApp(t: TestContext): Promise<FastifyInstance> {
   const store = createSeededStore();
-  for (const book of books()) store.create(book);
+  for (const book of books()) await store.create(book);
   const app = await buildApp({ config: defaultConfig(), store });
   t.after(() => app.close());
   return app;

@@ -3,10 +3,11 @@ import { test } from 'node:test';
 import fc from 'fast-check';
 import fastJson from 'fast-json-stringify';
 import { BookPage, BookResponse } from '../../src/schemas/book.js';
-import { bookJson, bookPageJson, oneOffBookPageJson } from '../../src/serialization/book-json.js';
-import type { Book } from '../../src/store/book-store.js';
+import { bookJson, bookPageJson } from '../../src/serialization/book-json.js';
+import { sharedPage, type Book } from '../../src/store/book-store.js';
+import { MemoryBookStore } from '../../src/store/memory-book-store.js';
 
-// What the routes wrote before the cache: Fastify's compiled serializer for the page schema.
+// What Fastify's own serializer compiler would write for the page schema.
 const serializePageAsFastifyDoes = fastJson(BookPage, { schema: { BookResponse } });
 
 // Any UTF-16 text, lone surrogates, quotes, backslashes and control characters included.
@@ -35,12 +36,17 @@ const anyPage = fc.record({
 test('a page is byte for byte what the page schema serializer writes, on any text', () => {
   fc.assert(
     fc.property(anyPage, (page) => {
-      const expected = Buffer.from(serializePageAsFastifyDoes(page));
-      assert.deepEqual(bookPageJson(page), expected);
-      // And the second time, from the cache, still the same bytes.
-      assert.deepEqual(bookPageJson(page), expected);
-      // A page made for one answer (search) is encoded the same way, without the cache.
-      assert.deepEqual(oneOffBookPageJson({ ...page, items: [...page.items] }), expected);
+      const expected = serializePageAsFastifyDoes(page);
+      // A page made for one answer (search), encoded each time.
+      assert.equal(bookPageJson(page), expected);
+      // A shared page, the first time and then from what was remembered.
+      const shared = {
+        ...sharedPage({ items: [...page.items], total: page.total }),
+        skip: page.skip,
+        limit: page.limit,
+      };
+      assert.equal(bookPageJson(shared), expected);
+      assert.equal(bookPageJson(shared), expected);
     }),
     { seed: 20261123, numRuns: 500 },
   );
@@ -49,7 +55,7 @@ test('a page is byte for byte what the page schema serializer writes, on any tex
 test('a book is the JSON of its fields, in schema order', () => {
   fc.assert(
     fc.property(anyBook, (book) => {
-      const text = bookJson(book).toString('utf8');
+      const text = bookJson(book);
       assert.deepEqual(Object.keys(JSON.parse(text) as object), ['id', 'title', 'author', 'year', 'created_at']);
       assert.equal(text, fastJson(BookResponse)(book));
     }),
@@ -57,7 +63,7 @@ test('a book is the JSON of its fields, in schema order', () => {
   );
 });
 
-test('a changed book is a new object, so its bytes are new too', () => {
+test('a changed book is a new object, so its JSON is new too', () => {
   const book: Book = {
     id: '3fa85f64-5717-4562-b3fc-2c963f66afa6',
     title: 'Dune',
@@ -75,8 +81,8 @@ test('a changed book is a new object, so its bytes are new too', () => {
   );
 });
 
-test('a page array seen before with another total, skip or limit gets its own bytes', () => {
-  const items: Book[] = [
+test('a shared page seen before with another total, skip or limit gets its own JSON', () => {
+  const items: readonly Book[] = Object.freeze([
     {
       id: '3fa85f64-5717-4562-b3fc-2c963f66afa6',
       title: 'Dune',
@@ -84,12 +90,57 @@ test('a page array seen before with another total, skip or limit gets its own by
       year: 1965,
       created_at: '2026-11-23T10:00:00.000Z',
     },
-  ];
+  ]);
   const base = { items, total: 1, skip: 0, limit: 20 };
-  assert.equal(bookPageJson(base), bookPageJson({ ...base }), 'the same items and numbers: the cached bytes');
+  assert.equal(bookPageJson(base), bookPageJson({ ...base }));
   for (const changed of [{ total: 2 }, { skip: 1 }, { limit: 21 }]) {
     const page = { ...base, ...changed };
-    assert.deepEqual(bookPageJson(page), Buffer.from(serializePageAsFastifyDoes(page)));
+    assert.equal(bookPageJson(page), serializePageAsFastifyDoes(page));
   }
-  assert.deepEqual(bookPageJson(base), Buffer.from(serializePageAsFastifyDoes(base)));
+  assert.equal(bookPageJson(base), serializePageAsFastifyDoes(base));
+});
+
+/** A book that counts how often its fields are read. */
+function watchedBook(reads: { count: number }): Book {
+  const fields = {
+    id: '3fa85f64-5717-4562-b3fc-2c963f66afa6',
+    title: 'Dune',
+    author: 'Frank Herbert',
+    year: 1965,
+    created_at: '2026-11-23T10:00:00.000Z',
+  };
+  return new Proxy(fields, {
+    get(target, name, receiver) {
+      reads.count += 1;
+      return Reflect.get(target, name, receiver) as unknown;
+    },
+  });
+}
+
+test("a shared page's JSON is remembered: read again, none of its books is looked at", () => {
+  const reads = { count: 0 };
+  const page = { ...sharedPage({ items: [watchedBook(reads)], total: 1 }), skip: 0, limit: 20 };
+  const first = bookPageJson(page);
+  assert.ok(reads.count > 0);
+  reads.count = 0;
+  assert.equal(bookPageJson({ ...page }), first);
+  assert.equal(reads.count, 0, 'the remembered JSON was not used');
+});
+
+test("a book's JSON is remembered: written again, the book is not read", () => {
+  const reads = { count: 0 };
+  const book = watchedBook(reads);
+  const first = bookJson(book);
+  reads.count = 0;
+  assert.equal(bookJson(book), first);
+  assert.equal(reads.count, 0);
+});
+
+test('the memory store hands out an unchanged page again as the same shared page', async () => {
+  const store = new MemoryBookStore();
+  await store.create({ title: 'Dune', author: 'Frank Herbert', year: 1965 });
+  const page = await store.list(0, 20);
+  assert.ok(Object.isFrozen(page.items), 'a listed page is not marked shared, so its JSON is never remembered');
+  assert.equal(await store.list(0, 20), page);
+  assert.equal(Object.isFrozen((await store.search('dune', 0, 20)).items), false);
 });

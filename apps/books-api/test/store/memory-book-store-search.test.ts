@@ -28,16 +28,21 @@ function text(random: () => number): string {
 }
 
 /** What search must answer: a scan of the list, in its order. */
-function scan(store: MemoryBookStore, query: string, skip: number, limit: number): { items: Book[]; total: number } {
+async function scan(
+  store: MemoryBookStore,
+  query: string,
+  skip: number,
+  limit: number,
+): Promise<{ items: Book[]; total: number }> {
   const needle = searchFold(query);
-  const all = store
-    .list(0, Number.MAX_SAFE_INTEGER)
-    .items.filter((b) => searchFold(b.title).includes(needle) || searchFold(b.author).includes(needle));
+  const all = (await store.list(0, Number.MAX_SAFE_INTEGER)).items.filter(
+    (b) => searchFold(b.title).includes(needle) || searchFold(b.author).includes(needle),
+  );
   return { items: all.slice(skip, skip + limit), total: all.length };
 }
 
 describe('MemoryBookStore search', () => {
-  it('answers like a scan of the list through creates, updates, deletes and compactions', () => {
+  it('answers like a scan of the list through creates, updates, deletes and compactions', async () => {
     for (const seed of [11, 12, 13]) {
       const random = prng(seed);
       const store = new MemoryBookStore();
@@ -45,14 +50,14 @@ describe('MemoryBookStore search', () => {
       for (let step = 0; step < 2000; step++) {
         const action = random();
         if (action < 0.4 || ids.length === 0) {
-          ids.push(store.create({ title: text(random), author: text(random), year: 2000 }).id);
+          ids.push((await store.create({ title: text(random), author: text(random), year: 2000 })).id);
         } else if (action < 0.55) {
           const id = ids[Math.floor(random() * ids.length)] ?? '';
-          store.update(id, random() < 0.5 ? { title: text(random) } : { author: text(random), year: 1999 });
+          await store.update(id, random() < 0.5 ? { title: text(random) } : { author: text(random), year: 1999 });
         } else if (action < 0.8) {
           // Deletes outnumber creates in bursts, so the store compacts its slots now and then.
           const at = Math.floor(random() * ids.length);
-          assert.equal(store.delete(ids[at] ?? ''), true);
+          assert.equal(await store.delete(ids[at] ?? ''), true);
           ids.splice(at, 1);
         } else {
           const words = text(random).toLowerCase();
@@ -60,8 +65,8 @@ describe('MemoryBookStore search', () => {
           const query = words.slice(start, start + 1 + Math.floor(random() * 7)) || 'a';
           const skip = Math.floor(random() * 5);
           assert.deepEqual(
-            store.search(query, skip, 10),
-            scan(store, query, skip, 10),
+            await store.search(query, skip, 10),
+            await scan(store, query, skip, 10),
             `query ${JSON.stringify(query)}`,
           );
         }

@@ -1,5 +1,5 @@
 import type { ISql, PendingQuery, Row } from 'postgres';
-import type { Slice } from '../book-store.js';
+import { sharedPage, type Slice } from '../book-store.js';
 import { PageMemo } from '../page-memo.js';
 
 /**
@@ -34,8 +34,8 @@ interface CachedPage {
 
 /**
  * The page last read for each skip and limit, with the snapshot its statement ran with, so that a
- * page read again while the database's snapshot is the same is the same Slice object: its JSON is
- * then cached with it (serialization/book-json.ts), as for the memory store's PageMemo. Whether
+ * page read again while the database's snapshot is the same is the same Slice object (a shared
+ * page, whose JSON is remembered with it), as for the memory store's PageMemo. Whether
  * the snapshot is the same is asked of the database for every request (see snapshotKeySql), so a
  * page is never older than the request that gets it, whichever replica wrote last. A Slice
  * handed out is shared: nobody may change it.
@@ -52,6 +52,6 @@ export class SnapshotPageCache {
     // A new entry rather than the old one changed: a reader holding the old one across an await
     // keeps a snapshot and page that belong together.
     if (snapshot === null) this.#pages.delete(skip, limit);
-    else this.#pages.set(skip, limit, { snapshot, page });
+    else this.#pages.set(skip, limit, { snapshot, page: sharedPage(page) });
   }
 }

@@ -2,47 +2,23 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { BOOKS_READ } from '../../../../auth/roles.js';
 import { bookNotFound } from '../../../../errors.js';
-import {
-  BookCreate,
-  BookIdParams,
-  BookUpdate,
-  ListQuery,
-  pagingOf,
-  SearchQuery,
-  type AuthenticatedBookList,
-} from '../../../../schemas/book.js';
+import { BookCreate, BookIdParams, BookUpdate, ListQuery, pagingOf, SearchQuery } from '../../../../schemas/book.js';
 import { errorResponses } from '../../../../schemas/errors.js';
-import type { Awaitable, Slice } from '../../../../store/book-store.js';
 import chaos from '../../../../plugins/app/chaos.js';
-import { bookJson, bookPageJson, oneOffBookPageJson } from '../../../../serialization/book-json.js';
-
-/**
- * `answer(value)`, at once when the store answered synchronously (the memory store), after the
- * promise otherwise (PostgreSQL). The handlers are not async functions: an async handler costs
- * every request a promise, Fastify's `then` on it and a microtask before the reply is written,
- * about 5% of a get and 10% of a create or a patch in memory mode (docs/performance.md).
- * `answer` sets the status and type and returns the payload; it never calls `reply.send`, so
- * Fastify alone sends the answer, once, on either path. (An answer that sent the reply itself and
- * resolved the promise to undefined was sent twice whenever an onSend hook held the reply past
- * that point, as response-write-batching.ts does: Fastify sends a settled handler's value unless
- * the reply is already written.) Fastify treats a synchronous throw as an async handler's
- * rejection: both reach the error handler.
- */
-function whenSettled<T, R>(value: Awaitable<T>, answer: (settled: T) => R): R | Promise<R> {
-  return value instanceof Promise ? value.then(answer) : answer(value);
-}
+import { booksSerializerCompiler } from '../../../../serialization/book-json.js';
 
 const { notFound, methodNotAllowed, validation, jsonBody, databaseUnavailable } = errorResponses;
 const book = (description: string) => ({ ...Type.Ref('BookResponse'), description });
-/** Replies written from serialization/book-json.ts carry bytes, so they name their type themselves. */
-const JSON_TYPE = 'application/json; charset=utf-8';
 
 /**
- * The books resource (prefix /api/v1/books). Handlers are thin: the validation plugin
- * has already parsed and checked the request, the store does the work.
+ * The books resource (prefix /api/v1/books). Handlers are thin async functions: the validation
+ * plugin has already parsed and checked the request, the store does the work, and the handler
+ * returns the answer, which Fastify writes with this scope's serializers
+ * (serialization/book-json.ts decides how each response shape is written).
  */
 const books: FastifyPluginAsyncTypebox = async (fastify) => {
   const store = fastify.bookStore;
+  fastify.setSerializerCompiler(booksSerializerCompiler(fastify.getSchemas()));
   // X-Force-Error (chaos mode) acts on exactly the routes of this scope, before their validation and handlers.
   await fastify.register(chaos, { enabled: fastify.config.chaosHeadersEnabled });
   // Which routes need a token (AUTH_REQUIRED, the protected list) is decided per route in this scope.
@@ -71,19 +47,11 @@ const books: FastifyPluginAsyncTypebox = async (fastify) => {
         },
       },
     },
-    (request, reply) => {
+    async function listBooks(request) {
       const { skip, limit } = pagingOf(request.query);
-      const answer = (page: Slice): AuthenticatedBookList | Buffer => {
-        if (request.principal !== null) {
-          const list: AuthenticatedBookList = { books: page.items, user: request.principal.sub };
-          return list;
-        }
-        // Not through the route's union schema: its serializer first validates the whole page
-        // against a branch (formats included) to choose it, about a tenth of this route's CPU.
-        reply.type(JSON_TYPE);
-        return bookPageJson({ items: page.items, total: page.total, skip, limit });
-      };
-      return whenSettled(store.list(skip, limit), answer);
+      const page = await store.list(skip, limit);
+      if (request.principal !== null) return { books: page.items, user: request.principal.sub };
+      return { items: page.items, total: page.total, skip, limit };
     },
   );
 
@@ -106,12 +74,10 @@ const books: FastifyPluginAsyncTypebox = async (fastify) => {
         },
       },
     },
-    (request, reply) => {
+    async function searchBooks(request) {
       const { skip, limit } = pagingOf(request.query);
-      return whenSettled(store.search(request.query.q, skip, limit), (page) => {
-        reply.type(JSON_TYPE);
-        return oneOffBookPageJson({ items: page.items, total: page.total, skip, limit });
-      });
+      const page = await store.search(request.query.q, skip, limit);
+      return { items: page.items, total: page.total, skip, limit };
     },
   );
 
@@ -133,11 +99,11 @@ const books: FastifyPluginAsyncTypebox = async (fastify) => {
         },
       },
     },
-    (request, reply) =>
-      whenSettled(store.create(request.body), (book) => {
-        reply.code(201);
-        return book;
-      }),
+    async function createBook(request, reply) {
+      const created = await store.create(request.body);
+      reply.code(201);
+      return created;
+    },
   );
 
   fastify.get(
@@ -152,12 +118,11 @@ const books: FastifyPluginAsyncTypebox = async (fastify) => {
         response: { 200: book('The book'), ...notFound, ...validation, ...methodNotAllowed, ...databaseUnavailable },
       },
     },
-    (request, reply) =>
-      whenSettled(store.get(request.params.book_id), (book) => {
-        if (book === undefined) throw bookNotFound();
-        reply.type(JSON_TYPE);
-        return bookJson(book);
-      }),
+    async function getBook(request) {
+      const found = await store.get(request.params.book_id);
+      if (found === undefined) throw bookNotFound();
+      return found;
+    },
   );
 
   fastify.patch(
@@ -180,11 +145,11 @@ const books: FastifyPluginAsyncTypebox = async (fastify) => {
         },
       },
     },
-    (request) =>
-      whenSettled(store.update(request.params.book_id, request.body), (book) => {
-        if (book === undefined) throw bookNotFound();
-        return book;
-      }),
+    async function updateBook(request) {
+      const updated = await store.update(request.params.book_id, request.body);
+      if (updated === undefined) throw bookNotFound();
+      return updated;
+    },
   );
 
   fastify.delete(
@@ -205,12 +170,10 @@ const books: FastifyPluginAsyncTypebox = async (fastify) => {
         },
       },
     },
-    (request) => {
+    async function deleteBook(request) {
       const { book_id: id } = request.params;
-      return whenSettled(store.delete(id), (deleted) => {
-        if (!deleted) throw bookNotFound();
-        return { message: `Book ${id} deleted successfully` };
-      });
+      if (!(await store.delete(id))) throw bookNotFound();
+      return { message: `Book ${id} deleted successfully` };
     },
   );
 };

@@ -8,7 +8,7 @@ test('GET /api/v1/books answers JSON in UTF-8 with exactly the page fields, in s
     now: () => new Date('2026-01-02T03:04:05.678Z'),
     newId: () => '0b6f8a3e-53a4-4d3c-9d3a-1f0c1d2e3f40',
   });
-  store.create({ title: 'Straße 📚', author: 'Zoë "Q" Ø', year: 2001 });
+  await store.create({ title: 'Straße 📚', author: 'Zoë "Q" Ø', year: 2001 });
   const app = await buildTestApp(t, { store });
   const response = await app.inject({ url: '/api/v1/books?skip=0&limit=5' });
   assert.equal(response.statusCode, 200);

@@ -63,7 +63,7 @@ test('GET /api/v1/books keeps insertion order after deletions and creations', as
 
 test('GET /api/v1/books pages through a large collection with many deletions in order', async (t) => {
   const store = new MemoryBookStore();
-  for (let i = 0; i < 500; i += 1) store.create({ title: `Book ${i}`, author: 'A', year: 2000 });
+  for (let i = 0; i < 500; i += 1) await store.create({ title: `Book ${i}`, author: 'A', year: 2000 });
   const app = await buildTestApp(t, { store });
   const all = json(await app.inject({ url: '/api/v1/books?limit=100&skip=0' })).items as { id: string }[];
   // Delete every book whose number is not a multiple of 7 in the first 100: forces tombstone runs.
