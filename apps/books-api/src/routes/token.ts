@@ -118,11 +118,11 @@ export default async function tokenRoutes(app: FastifyInstance) {
           ...errorResponses.methodNotAllowed,
         },
       },
-      onRequest: async () => {
+      onRequest: async function refuseWithoutTokenLogin() {
         if (app.auth.tokens === null) throw tokenLoginNotConfigured();
       },
     },
-    async (request) => {
+    async function issueToken(request) {
       const form = request.body as LoginForm;
       const attempt = { username: form.username, client: request.ip };
       // Counted before the password is checked, so parallel guesses cannot all pass a check-then-count.
