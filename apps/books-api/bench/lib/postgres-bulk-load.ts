@@ -10,7 +10,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Sql } from 'postgres';
 import { searchFold } from '../../src/store/search-fold.js';
-import { rebuildBlockCounts } from '../../src/store/postgres/postgres-book-store.js';
+import { rebuildBlockCounts } from '../../src/store/postgres/block-counts.js';
 
 export interface BulkBook {
   title: string;

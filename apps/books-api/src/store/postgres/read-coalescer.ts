@@ -3,8 +3,8 @@
  * statement) and page reads (every request for the same page answered by one statement).
  *
  * Why: at 50 concurrent requests the cost of a short read in PostgreSQL mode is the statement, not
- * the work it does. A get's index lookup executes in 0.02-0.03 ms, and a page whose snapshot is the
- * kept one reads no book (snapshot-page-cache.ts); around that each statement costs PostgreSQL an
+ * the work it does. A get's index lookup is short, and a page whose snapshot is the kept one
+ * reads no book (snapshot-page-cache.ts); around that each statement costs PostgreSQL an
  * executor start-up and its protocol messages, and the driver a query object, Bind/Execute/Sync and
  * a result, and the service, the database and the load generator share two cores. One statement for
  * many waiting reads pays that once for all of them.

@@ -4,7 +4,7 @@ import postgres, { type Sql } from 'postgres';
 import { syntheticBooks } from '../../../bench/lib/book-generator.js';
 import { bulkLoadBooks } from '../../../bench/lib/postgres-bulk-load.js';
 import { migrate, readMigrations } from '../../../src/store/postgres/migrations.js';
-import { BLOCK_BITS, GROUP_BITS } from '../../../src/store/postgres/postgres-book-store.js';
+import { BLOCK_BITS, GROUP_BITS } from '../../../src/store/postgres/block-counts.js';
 import { freshDatabase, freshPostgresStore } from '../../postgres.js';
 
 /** Books in a group of blocks: loading more than this puts books in two groups. */

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import postgres from 'postgres';
 import { syntheticBooks } from '../../../bench/lib/book-generator.js';
 import { bulkLoadBooks } from '../../../bench/lib/postgres-bulk-load.js';
-import { BLOCK_BITS } from '../../../src/store/postgres/postgres-book-store.js';
+import { BLOCK_BITS } from '../../../src/store/postgres/block-counts.js';
 import { freshDatabase, freshPostgresStore } from '../../postgres.js';
 
 /**

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import postgres from 'postgres';
-import { isoTimestamp, PostgresBookStore } from '../../../src/store/postgres/postgres-book-store.js';
+import { isoTimestamp } from '../../../src/store/postgres/book-rows.js';
+import { PostgresBookStore } from '../../../src/store/postgres/postgres-book-store.js';
 import { freshDatabase, freshPostgresStore } from '../../postgres.js';
 
 test('isoTimestamp turns PostgreSQL’s text of a UTC time into the API’s, to the millisecond', () => {

@@ -4,7 +4,7 @@ import postgres from 'postgres';
 import { createPrng } from '../../../bench/lib/book-generator.js';
 import { bulkLoadBooks, type BulkBook } from '../../../bench/lib/postgres-bulk-load.js';
 import { createSeededStore } from '../../../src/plugins/app/book-store.js';
-import { searchCondition } from '../../../src/store/postgres/postgres-book-store.js';
+import { searchCondition } from '../../../src/store/postgres/search-queries.js';
 import { freshDatabase, freshPostgresStore } from '../../postgres.js';
 
 /**
