@@ -112,6 +112,19 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   return path;
 }
 
+const DOCS_IMAGES_DIR = fileURLToPath(new URL('../../../docs/images/', import.meta.url));
+
+/**
+ * The README's screenshots, taken by the journeys: written to docs/images/ only with
+ * DOCS_SCREENSHOTS=1 (`npm run docs:screenshots -w apps/portal`), so a test run leaves the
+ * committed images alone. The browser window's view, not the full page, so they stay readable.
+ */
+export async function docsScreenshot(page: Page, name: string): Promise<void> {
+  if (process.env['DOCS_SCREENSHOTS'] !== '1') return;
+  mkdirSync(DOCS_IMAGES_DIR, { recursive: true });
+  await page.screenshot({ path: join(DOCS_IMAGES_DIR, `${name}.png`) });
+}
+
 /**
  * Waits until React has revealed every streamed Suspense segment. Until then a segment's
  * content sits in a hidden container at the end of <body> and can be found twice by locators

@@ -12,7 +12,13 @@ import { after, before, describe, it } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
 import { startStandIn, type StandIn } from '../kube-stand-in/index';
 import { startPortalServer, type PortalServer } from '../kube-stand-in/portal-server';
-import { launchBrowser, screenshot as saveScreenshot, waitForStreamedContent, type BrowserSession } from './harness';
+import {
+  docsScreenshot,
+  launchBrowser,
+  screenshot as saveScreenshot,
+  waitForStreamedContent,
+  type BrowserSession,
+} from './harness';
 
 // Long enough to see Provisioning and Deleting in the pages (which refresh every few seconds).
 const TIMING = { syncedDelayMs: 100, readyDelayMs: 2500, deleteDelayMs: 2500, retryDelayMs: 1000 };
@@ -96,6 +102,7 @@ describe('portal on a Kubernetes cluster, in a browser', () => {
     await page.getByRole('button', { name: 'Next' }).click();
     await page.getByRole('button', { name: 'Review' }).click();
     await page.getByText('Dry run passed').waitFor();
+    await docsScreenshot(page, 'portal-workflow-review');
     assert.equal(standIn.accounts().length, 0, 'a dry run stores nothing');
     assert.ok(standIn.requests().some((r) => r.verb === 'create' && r.query.includes('dryRun=All')));
 
@@ -116,6 +123,7 @@ describe('portal on a Kubernetes cluster, in a browser', () => {
     // The inventory refreshes itself while anything is still provisioning.
     await row(page, name).getByText('Ready', { exact: true }).waitFor({ timeout: SETTLE_TIMEOUT_MS });
     await screenshot(page, '03-inventory-ready');
+    await docsScreenshot(page, 'portal-inventory');
 
     await page.getByRole('link', { name, exact: true }).click();
     await page.getByRole('heading', { name, level: 1 }).waitFor();
@@ -130,6 +138,7 @@ describe('portal on a Kubernetes cluster, in a browser', () => {
       'the YAML view shows the object as the cluster holds it',
     );
     await screenshot(page, '04-detail-ready');
+    await docsScreenshot(page, 'portal-account-detail');
 
     await page.getByRole('button', { name: 'Delete', exact: true }).click();
     await page.getByLabel('Name of the storage account').fill(name);
