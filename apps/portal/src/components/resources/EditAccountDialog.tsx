@@ -30,6 +30,7 @@ import { formatSetting, formatTlsVersion } from '@/lib/platform/display';
 import { ACCESS_TIERS, ENVIRONMENTS } from '@/lib/platform/storage-rules';
 import type { FieldErrors } from '@/lib/platform/types';
 import { changeResource } from './account-client';
+import { ownValue } from '@/lib/own-value';
 
 export interface EditAccountDialogProps {
   name: string;
@@ -283,9 +284,9 @@ export function EditAccountDialog(props: EditAccountDialogProps) {
                 <Box component="ul" aria-label="Settings that cannot be changed in place" sx={{ m: 0, pl: 2.5 }}>
                   {props.fixed.map(({ field, value }) => (
                     <Typography component="li" variant="body2" key={field} sx={{ mb: 0.5 }}>
-                      <strong>{FIXED_FIELDS[field]?.label ?? field}</strong>: {value}.{' '}
+                      <strong>{ownValue(FIXED_FIELDS, field)?.label ?? field}</strong>: {value}.{' '}
                       <Box component="span" sx={{ color: 'text.secondary' }}>
-                        {FIXED_FIELDS[field]?.reason}.
+                        {ownValue(FIXED_FIELDS, field)?.reason}.
                       </Box>
                     </Typography>
                   ))}

@@ -59,6 +59,14 @@ describe('parsing a change request', () => {
     });
   });
 
+  it.each(['constructor', 'toString', '__proto__'])('refuses a field named like an inherited key (%j)', (key) => {
+    // JSON.parse makes "__proto__" an own key, as a request body would.
+    const parsed = parseAccountChange(JSON.parse(`{"resourceVersion":"1","${key}":"x"}`));
+    expect(parsed.success).toBe(false);
+    if (parsed.success) return;
+    expect(Object.hasOwn(parsed.fields, key) ? parsed.fields[key] : undefined).toBe('Unknown field');
+  });
+
   it('refuses a body that is not an object', () => {
     const parsed = parseAccountChange(['x']);
     expect(parsed).toMatchObject({ success: false, message: 'Request body must be a JSON object' });

@@ -4,6 +4,7 @@
  * of what a change does. Pure module: safe in the browser and on the server.
  */
 import { z } from 'zod';
+import { ownValue } from '../own-value';
 import { fieldErrorsFromIssues, type FieldErrors } from './storage-request';
 import {
   ACCESS_TIERS,
@@ -125,11 +126,12 @@ export type ParsedAccountChange =
   { success: true; change: AccountChange } | { success: false; message: string; fields: FieldErrors };
 
 export function parseAccountChange(input: unknown): ParsedAccountChange {
-  const fields: FieldErrors = {};
+  // Without a prototype, a body key "__proto__" becomes an entry like any unknown field.
+  const fields = Object.create(null) as FieldErrors;
   if (typeof input === 'object' && input !== null && !Array.isArray(input)) {
     for (const key of Object.keys(input)) {
-      if (key in changeShape) continue;
-      const fixed = FIXED_FIELDS[key];
+      if (Object.hasOwn(changeShape, key)) continue;
+      const fixed = ownValue(FIXED_FIELDS, key);
       fields[key] = fixed ? `${fixed.label} cannot be changed in place: ${fixed.reason}` : 'Unknown field';
     }
   }
@@ -137,7 +139,7 @@ export function parseAccountChange(input: unknown): ParsedAccountChange {
   if (!result.success) Object.assign(fields, { ...fieldErrorsFromIssues(result.error.issues), ...fields });
   const { '': bodyProblem, ...named } = fields;
   if (bodyProblem !== undefined || !result.success || Object.keys(named).length > 0) {
-    const fixed = Object.keys(named).filter((key) => key in FIXED_FIELDS);
+    const fixed = Object.keys(named).filter((key) => Object.hasOwn(FIXED_FIELDS, key));
     const message =
       bodyProblem ??
       (fixed.length > 0
@@ -192,7 +194,7 @@ export function checkChangedSettings(next: ChangeableSettings, account: FixedCom
     httpsOnly: next.httpsOnly,
   });
   for (const { field, message } of violations) {
-    if (field in CHANGEABLE_FIELDS) problems[field] ??= message;
+    if (Object.hasOwn(CHANGEABLE_FIELDS, field)) problems[field] ??= message;
     // NFSv3 itself cannot change here; HTTPS only is the setting that collides with it.
     else if (field === 'nfsv3Enabled' && next.httpsOnly && account.hierarchicalNamespace) {
       problems['httpsOnly'] = `This account uses NFSv3: ${message}`;

@@ -18,6 +18,15 @@ describe('human words for raw values', () => {
     expect(formatSetting('minTlsVersion', 'TLS1_2')).toBe('TLS 1.2');
     expect(formatSetting('kind', 'StorageV2')).toBe('General-purpose v2 (StorageV2)');
   });
+
+  it.each(['__proto__', 'constructor', 'toString'])(
+    'shows a value named like an inherited key (%j) as it is',
+    (value) => {
+      expect(formatSetting('replication', value)).toBe(value);
+      expect(formatSetting('kind', value)).toBe(value);
+      expect(formatSku(`Standard_${value}`)).toBe(`Standard_${value}`);
+    },
+  );
 });
 
 describe('link to the Azure portal', () => {

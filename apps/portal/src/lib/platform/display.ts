@@ -3,6 +3,8 @@
  * built from what the platform knows. Pure: used by Server and Client Components alike.
  */
 
+import { ownValue } from '../own-value';
+
 const TLS_VERSION = /^TLS(\d)_(\d)$/;
 
 /** "TLS1_2" → "TLS 1.2"; anything unexpected is shown as it is. */
@@ -23,15 +25,16 @@ const REPLICATION: Record<string, string> = {
 
 export function formatReplication(value: string | undefined): string {
   if (!value) return '—';
-  return REPLICATION[value] ?? value;
+  return ownValue(REPLICATION, value) ?? value;
 }
 
 /** "Standard_LRS" → "Standard, locally redundant (LRS)". */
 export function formatSku(value: string | undefined): string {
   if (!value) return '—';
   const [tier, replication] = value.split('_');
-  if (!tier || !replication || !REPLICATION[replication]) return value;
-  return `${tier}, ${(REPLICATION[replication] ?? replication).replace(/^./, (c) => c.toLowerCase())}`;
+  const words = ownValue(REPLICATION, replication);
+  if (!tier || !words) return value;
+  return `${tier}, ${words.replace(/^./, (c) => c.toLowerCase())}`;
 }
 
 const KINDS: Record<string, string> = {
@@ -44,7 +47,7 @@ const KINDS: Record<string, string> = {
 
 export function formatAccountKind(value: string | undefined): string {
   if (!value) return '—';
-  return KINDS[value] ?? value;
+  return ownValue(KINDS, value) ?? value;
 }
 
 export const yesNo = (value: boolean | undefined): string => (value === undefined ? '—' : value ? 'Yes' : 'No');
