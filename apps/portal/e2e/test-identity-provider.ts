@@ -13,6 +13,8 @@ export interface TestUser {
   login: string;
   password: string;
   email: string;
+  /** Whether the provider says it verified the e-mail (email_verified); true unless set. */
+  emailVerified?: boolean;
   name: string;
   groups: string[];
 }
@@ -116,7 +118,7 @@ export async function startTestIdentityProvider(options: {
         claims: () => ({
           sub,
           email: user.email,
-          email_verified: true,
+          email_verified: user.emailVerified ?? true,
           name: user.name,
           preferred_username: user.login,
           groups: user.groups,

@@ -148,7 +148,7 @@ describe('the watch-fed cluster cache', () => {
     const context = {
       requestId: 'req-own-write',
       requestedBy: 'alice@example.test',
-      principal: { identity: 'alice@example.test', role: 'admin' as const },
+      principal: { subject: 'https://idp.example.test#alice', identity: 'alice@example.test', role: 'admin' as const },
     };
     cluster.standIn.holdWatches(true);
     const created = await backend.create(

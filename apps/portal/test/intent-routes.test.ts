@@ -117,7 +117,8 @@ describe.each([
     expect(items[0]).toMatchObject({
       action: 'create',
       by: 'rita@books.example',
-      actor: { subject: 'rita@books.example', display: 'rita@books.example' },
+      // Proxy mode: the forwarded user is the subject; the forwarded e-mail is shown.
+      actor: { subject: 'rita', display: 'rita@books.example' },
       status: 'applied',
     });
     expect(items[0]?.changes).toContainEqual({ field: 'location', label: 'Location', to: 'westeurope' });

@@ -8,7 +8,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresSessionStore } from '../src/server/auth/postgres-session-store';
 import { sessionKey, type SessionStore } from '../src/server/auth/session-store';
 
-const principal = { identity: 'rita@example.com', name: 'Rita', role: 'requester' as const };
+const principal = {
+  subject: 'https://idp.example#rita',
+  identity: 'rita@example.com',
+  name: 'Rita',
+  role: 'requester' as const,
+};
 const inAnHour = () => new Date(Date.now() + 3_600_000);
 
 let server: TestPostgres;

@@ -19,9 +19,15 @@ export const PORTAL_KEYS = {
   application: `${PORTAL_KEY_PREFIX}/application`,
   environment: `${PORTAL_KEY_PREFIX}/environment`,
   requestedBy: `${PORTAL_KEY_PREFIX}/requested-by`,
+  /**
+   * The owner's subject (issuer#sub, or the proxy's forwarded user): an annotation, not a label,
+   * because an issuer URL and a sub do not fit a label value's 63 characters and alphabet.
+   */
+  requestedBySubject: `${PORTAL_KEY_PREFIX}/requested-by-subject`,
   requestedAt: `${PORTAL_KEY_PREFIX}/requested-at`,
   requestId: `${PORTAL_KEY_PREFIX}/request-id`,
   deletionRequestedBy: `${PORTAL_KEY_PREFIX}/deletion-requested-by`,
+  deletionRequestedBySubject: `${PORTAL_KEY_PREFIX}/deletion-requested-by-subject`,
   externalName: 'crossplane.io/external-name',
 } as const;
 export const MANAGED_BY_PORTAL = 'platform-portal';
@@ -81,6 +87,7 @@ export interface AccountManifest {
 export interface ManifestProvenance {
   requestId?: string;
   requestedBy?: string;
+  requestedBySubject?: string;
   requestedAt?: string;
 }
 
@@ -112,6 +119,7 @@ export function buildAccountManifest(
   const annotations: Record<string, string> = {};
   if (provenance.requestId) annotations[PORTAL_KEYS.requestId] = provenance.requestId;
   if (provenance.requestedBy) annotations[PORTAL_KEYS.requestedBy] = provenance.requestedBy;
+  if (provenance.requestedBySubject) annotations[PORTAL_KEYS.requestedBySubject] = provenance.requestedBySubject;
   if (provenance.requestedAt) annotations[PORTAL_KEYS.requestedAt] = provenance.requestedAt;
 
   const forProvider: AccountForProvider = {

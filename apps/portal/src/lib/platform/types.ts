@@ -91,7 +91,10 @@ export interface StorageAccount {
   conditions: Condition[];
   createdAt?: string;
   deletionRequestedAt?: string;
+  /** Who requested the account, for people: an e-mail or a name (see Principal.identity). */
   requestedBy?: string;
+  /** The requester's subject, which ownership compares; absent on accounts recorded before subjects were. */
+  requestedBySubject?: string;
   /** Who asked for the deletion (the signed-in identity), once someone has. */
   deletionRequestedBy?: string;
   requestId?: string;

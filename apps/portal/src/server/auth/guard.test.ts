@@ -17,6 +17,11 @@ async function routes() {
   return import('@/app/api/platform/resources/route');
 }
 
+async function resyncRoute() {
+  vi.resetModules();
+  return import('@/app/api/platform/resources/resync/route');
+}
+
 function request(method: string, url: string, headers: Record<string, string>, body?: unknown): Request {
   return new Request(url, {
     method,
@@ -63,8 +68,21 @@ describe('the guard in proxy mode', () => {
     const { POST } = await routes();
     const response = await POST(request('POST', RESOURCES, REQUESTER, valid));
     expect(response.status).toBe(201);
-    const { item } = (await response.json()) as { item: { requestedBy: string } };
+    const { item } = (await response.json()) as { item: { requestedBy: string; requestedBySubject: string } };
     expect(item.requestedBy).toBe('rita@example.com');
+    // Proxy mode: the forwarded user is the subject (the e-mail when only that is forwarded).
+    expect(item.requestedBySubject).toBe('rita@example.com');
+  });
+
+  it('refuses a requester a resync of an account someone else requested, and lets an admin', async () => {
+    const { POST } = await resyncRoute();
+    const refused = await POST(request('POST', `${RESOURCES}/resync?name=stdemo01`, REQUESTER));
+    expect(refused.status).toBe(403);
+    expect(await errorOf(refused)).toMatch(/Asking for a resync needs the admin role/);
+    const viewer = await POST(request('POST', `${RESOURCES}/resync?name=stdemo01`, VIEWER));
+    expect(viewer.status).toBe(403);
+    const accepted = await POST(request('POST', `${RESOURCES}/resync?name=stdemo01`, ADMIN));
+    expect(accepted.status).toBe(202);
   });
 
   it('refuses a requester the deletion of an account someone else requested, naming the admin role', async () => {

@@ -94,13 +94,15 @@ export async function completeSignIn(
   if (configuration.serverMetadata().userinfo_endpoint && tokens.access_token) {
     const userInfo = await client.fetchUserInfo(configuration, tokens.access_token, idClaims.sub);
     claims = { ...userInfo, ...idClaims };
+    // The e-mail and whether it is verified come as a pair from the same source.
+    const emailSource: Record<string, unknown> = 'email' in idClaims ? idClaims : userInfo;
+    claims['email'] = emailSource['email'];
+    claims['email_verified'] = emailSource['email_verified'];
   }
-  const identity = identityFromClaims(claims);
+  // The ID token's issuer, checked against the discovered one by authorizationCodeGrant.
+  const identity = identityFromClaims({ ...claims, iss: idClaims.iss, sub: idClaims.sub });
   if (identity === undefined) throw new Error('The ID token has no usable subject');
-  const principal: Principal = { identity, role: roleFromGroups(groupsFromClaims(claims, roles.claim), roles) };
-  const name = typeof claims.name === 'string' && claims.name.trim() !== '' ? claims.name.trim() : undefined;
-  if (name !== undefined) principal.name = name;
-  if (typeof claims.email === 'string' && claims.email !== '') principal.email = claims.email;
+  const principal: Principal = { ...identity, role: roleFromGroups(groupsFromClaims(claims, roles.claim), roles) };
   return { principal, ...(tokens.id_token === undefined ? {} : { idToken: tokens.id_token }) };
 }
 

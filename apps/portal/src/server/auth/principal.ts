@@ -11,8 +11,13 @@ export interface RequestCredentials {
   header(name: string): string | null;
 }
 
-export const DEVELOPER: Principal = { identity: 'developer', name: 'developer', role: 'admin' };
-export const ANONYMOUS: Principal = { identity: 'anonymous', name: 'anonymous (no sign-in)', role: 'admin' };
+export const DEVELOPER: Principal = { subject: 'developer', identity: 'developer', name: 'developer', role: 'admin' };
+export const ANONYMOUS: Principal = {
+  subject: 'anonymous',
+  identity: 'anonymous',
+  name: 'anonymous (no sign-in)',
+  role: 'admin',
+};
 
 const HEADER_VALUE = /^[\x20-\x7e]{1,256}$/;
 
@@ -23,21 +28,33 @@ function forwardedValue(credentials: RequestCredentials, name: string): string |
 
 /**
  * Proxy mode: the authenticating proxy in front (oauth2-proxy and the like) forwards who signed
- * in. Trusted only with PORTAL_AUTH=proxy; every other mode never reads these headers.
+ * in. Trusted only with PORTAL_AUTH=proxy; every other mode never reads these headers. The
+ * forwarded user is the subject (the e-mail when only that is forwarded); the proxy vouches for
+ * the e-mail it forwards.
  */
 function forwardedPrincipal(config: Extract<AuthConfig, { mode: 'proxy' }>, credentials: RequestCredentials) {
   const email = forwardedValue(credentials, 'x-forwarded-email');
   const user = forwardedValue(credentials, 'x-forwarded-user');
-  const identity = email ?? user;
-  if (identity === undefined) return undefined;
+  const subject = user ?? email;
+  if (subject === undefined) return undefined;
   const groups = (credentials.header('x-forwarded-groups') ?? '')
     .split(',')
     .map((group) => group.trim())
     .filter((group) => group !== '');
-  const principal: Principal = { identity, role: roleFromGroups(groups, config.roles) };
+  const principal: Principal = { subject, identity: email ?? subject, role: roleFromGroups(groups, config.roles) };
   if (user !== undefined) principal.name = user;
-  if (email !== undefined) principal.email = email;
+  if (email !== undefined) principal.verifiedEmail = email;
   return principal;
+}
+
+/**
+ * A session's user, if it was stored under the identity rule in force: sessions from before the
+ * portal recorded subjects have none, and sign in again rather than be guessed at.
+ */
+function currentRulePrincipal(principal: Principal | undefined): Principal | undefined {
+  return principal !== undefined && typeof principal.subject === 'string' && principal.subject !== ''
+    ? principal
+    : undefined;
 }
 
 /** The signed-in user of a request, or undefined when there is none (the guard then refuses). */
@@ -53,7 +70,9 @@ export async function resolvePrincipal(
     case 'proxy':
       return forwardedPrincipal(config, credentials);
     case 'oidc':
-      return (await readSession(config.session, credentials.cookie(sessionCookieName(config.session))))?.principal;
+      return currentRulePrincipal(
+        (await readSession(config.session, credentials.cookie(sessionCookieName(config.session))))?.principal,
+      );
   }
 }
 

@@ -30,12 +30,29 @@ describe('role mapping', () => {
     expect(groupsFromClaims({ groups: { a: true } }, 'groups')).toEqual([]);
   });
 
-  it('records the email, else preferred_username, else sub', () => {
-    expect(identityFromClaims({ sub: 's1', preferred_username: 'ann', email: 'ann@example.com' })).toBe(
-      'ann@example.com',
-    );
-    expect(identityFromClaims({ sub: 's1', preferred_username: 'ann', email: '' })).toBe('ann');
-    expect(identityFromClaims({ sub: 's1' })).toBe('s1');
-    expect(identityFromClaims({})).toBeUndefined();
+  const ISSUER = 'https://login.example.com/realms/platform';
+
+  it('makes the subject of the issuer and sub, and shows the verified e-mail, else the name, else sub', () => {
+    const claims = { iss: ISSUER, sub: 's1', preferred_username: 'ann', name: 'Ann Example', email: 'ann@example.com' };
+    expect(identityFromClaims({ ...claims, email_verified: true })).toEqual({
+      subject: `${ISSUER}#s1`,
+      identity: 'ann@example.com',
+      name: 'Ann Example',
+      verifiedEmail: 'ann@example.com',
+    });
+    expect(identityFromClaims({ ...claims, email_verified: 'true' })?.verifiedEmail).toBe('ann@example.com');
+    expect(identityFromClaims({ iss: ISSUER, sub: 's1', name: 'Ann Example' })?.identity).toBe('Ann Example');
+    expect(identityFromClaims({ iss: ISSUER, sub: 's1' })).toEqual({ subject: `${ISSUER}#s1`, identity: 's1' });
+  });
+
+  it.each([undefined, false, 'false', 'yes', 1])('ignores an e-mail whose email_verified is %j', (flag) => {
+    const claims = { iss: ISSUER, sub: 's2', preferred_username: 'mallory', email: 'ann@example.com' };
+    const identity = identityFromClaims(flag === undefined ? claims : { ...claims, email_verified: flag });
+    expect(identity).toEqual({ subject: `${ISSUER}#s2`, identity: 'mallory' });
+  });
+
+  it('needs both the issuer and the subject', () => {
+    expect(identityFromClaims({ sub: 's1', email: 'a@example.com', email_verified: true })).toBeUndefined();
+    expect(identityFromClaims({ iss: ISSUER })).toBeUndefined();
   });
 });

@@ -26,11 +26,38 @@ export function roleFromGroups(groups: readonly string[], mapping: RoleMapping):
   return 'viewer';
 }
 
-/** The contract's recorded identity: email, else preferred_username, else sub. */
-export function identityFromClaims(claims: Record<string, unknown>): string | undefined {
-  for (const key of ['email', 'preferred_username', 'sub']) {
-    const value = claims[key];
-    if (typeof value === 'string' && value.trim() !== '') return value.trim();
-  }
-  return undefined;
+/** A claim's value when it is a non-empty string, trimmed. */
+function text(claims: Record<string, unknown>, key: string): string | undefined {
+  const value = claims[key];
+  return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+}
+
+/** Who signed in, as the provider vouches for it; see Principal in src/lib/auth/permissions.ts. */
+export interface ClaimedIdentity {
+  subject: string;
+  identity: string;
+  name?: string;
+  verifiedEmail?: string;
+}
+
+/**
+ * The person of an ID token: (iss, sub) is the subject; the e-mail counts only when the provider
+ * says it verified it (email_verified true; some providers send the string "true"). `email` and
+ * `email_verified` must come from the same set of claims, so a caller never pairs one source's
+ * address with another's verification.
+ */
+export function identityFromClaims(claims: Record<string, unknown>): ClaimedIdentity | undefined {
+  const issuer = text(claims, 'iss');
+  const sub = text(claims, 'sub');
+  if (issuer === undefined || sub === undefined) return undefined;
+  const verified = claims['email_verified'] === true || claims['email_verified'] === 'true';
+  const verifiedEmail = verified ? text(claims, 'email') : undefined;
+  const name = text(claims, 'name');
+  const identity = verifiedEmail ?? text(claims, 'preferred_username') ?? name ?? sub;
+  return {
+    subject: `${issuer}#${sub}`,
+    identity,
+    ...(name === undefined ? {} : { name }),
+    ...(verifiedEmail === undefined ? {} : { verifiedEmail }),
+  };
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createMemorySessionStore } from './session-store';
 
-const principal = { identity: 'rita@example.com', role: 'requester' as const };
+const principal = { subject: 'https://idp.example#rita', identity: 'rita@example.com', role: 'requester' as const };
 
 describe('in-memory session store', () => {
   it('confirms a session until it is deleted', async () => {

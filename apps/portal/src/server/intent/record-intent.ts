@@ -8,9 +8,9 @@ import { parseResourceName } from '../platform/resource-name';
 import type { NewIntent } from './ledger';
 import { getIntentLedger } from './select-ledger';
 
-/** The person behind a request as the ledger records them: a stable subject and a name to show. */
+/** The person behind a request as the ledger records them: the subject ownership compares, and a name to show. */
 export function actorOf(principal: Principal): Actor {
-  return { subject: principal.identity, display: principal.email ?? principal.name ?? principal.identity };
+  return { subject: principal.subject, display: principal.identity };
 }
 
 /** Why an action failed, in words that may be shown to anyone who reads the history. */

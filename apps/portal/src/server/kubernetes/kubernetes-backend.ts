@@ -16,6 +16,7 @@ import type { ClusterClient } from './cluster-client';
 export const DELETION_KEYS = {
   requestId: `${PORTAL_KEY_PREFIX}/deletion-request-id`,
   requestedBy: PORTAL_KEYS.deletionRequestedBy,
+  requestedBySubject: PORTAL_KEYS.deletionRequestedBySubject,
   requestedAt: `${PORTAL_KEY_PREFIX}/deletion-requested-at`,
 } as const;
 
@@ -54,6 +55,7 @@ function manifestFor(request: StorageAccountRequest, context: RequestContext) {
     buildAccountManifest(request, {
       requestId: context.requestId,
       requestedBy: context.requestedBy,
+      requestedBySubject: context.principal.subject,
       requestedAt: new Date().toISOString(),
     }),
   );
@@ -104,6 +106,7 @@ export function createKubernetesBackend(client: ClusterClient, cache: ClusterCac
         await client.annotateAccount(name, {
           [DELETION_KEYS.requestId]: context.requestId,
           [DELETION_KEYS.requestedBy]: context.requestedBy,
+          [DELETION_KEYS.requestedBySubject]: context.principal.subject,
           [DELETION_KEYS.requestedAt]: new Date().toISOString(),
         }),
       );

@@ -8,7 +8,7 @@ import { toStorageAccount } from './account-mapper';
 const context = {
   requestId: 'req-1',
   requestedBy: 'owner@books.example',
-  principal: { identity: 'owner@books.example', role: 'admin' as const },
+  principal: { subject: 'https://idp.example#owner', identity: 'owner@books.example', role: 'admin' as const },
 };
 
 function account(resourceVersion = '41'): AccountObject {

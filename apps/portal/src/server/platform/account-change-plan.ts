@@ -111,6 +111,7 @@ export function planChange(object: AccountObject, change: AccountChange, context
         annotations: {
           [CHANGE_KEYS.lastApplied]: JSON.stringify(applied),
           [CHANGE_KEYS.changedBy]: context.requestedBy,
+          [CHANGE_KEYS.changedBySubject]: context.principal.subject,
           [CHANGE_KEYS.changedAt]: new Date().toISOString(),
           [CHANGE_KEYS.changeRequestId]: context.requestId,
         },
@@ -142,6 +143,7 @@ export function resyncAnnotations(context: RequestContext): Record<string, strin
   return {
     [RECONCILE_REQUESTED_AT]: new Date().toISOString(),
     [CHANGE_KEYS.resyncRequestedBy]: context.requestedBy,
+    [CHANGE_KEYS.resyncRequestedBySubject]: context.principal.subject,
     [CHANGE_KEYS.resyncRequestId]: context.requestId,
   };
 }

@@ -39,11 +39,14 @@ export async function changeStorageAccount(
   );
 }
 
-/** A resync changes no intent: it records the request with the desired state as it stands. */
+/**
+ * A resync changes no intent: it records the request with the desired state as it stands. Only
+ * the account's owner (or an admin) may ask.
+ */
 export async function resyncStorageAccount(rawName: string | null, context: RequestContext): Promise<StorageAccount> {
   const name = parseResourceName(rawName);
   const backend = getPlatformBackend();
-  await backend.get(name);
+  authorize(context.principal, 'resync', await backend.get(name));
   const desired = (await getIntentLedger().desired(name))?.desired ?? null;
   return recordedAction({ account: name, action: 'resync', desired, changes: [] }, context, () =>
     backend.resync(name, context),

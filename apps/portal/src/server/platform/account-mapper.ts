@@ -154,6 +154,7 @@ export function toStorageAccount(object: AccountObject): StorageAccount {
     createdAt: metadata.creationTimestamp,
     deletionRequestedAt: metadata.deletionTimestamp,
     requestedBy: annotations[PORTAL_KEYS.requestedBy],
+    requestedBySubject: annotations[PORTAL_KEYS.requestedBySubject],
     deletionRequestedBy: annotations[PORTAL_KEYS.deletionRequestedBy],
     requestId: annotations[PORTAL_KEYS.requestId],
     externalName: externalName && externalName !== metadata.name ? externalName : undefined,

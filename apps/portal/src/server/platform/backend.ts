@@ -18,7 +18,7 @@ export type AccountWrite =
 /** Who is asking and under which request id; written onto what the backend creates or deletes. */
 export interface RequestContext {
   requestId: string;
-  /** The signed-in identity (principal.identity), recorded as requested-by / deletion-requested-by. */
+  /** principal.identity, recorded as requested-by / deletion-requested-by beside principal.subject. */
   requestedBy: string;
   principal: Principal;
 }

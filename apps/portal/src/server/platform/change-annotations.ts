@@ -17,9 +17,11 @@ export const CHANGE_KEYS = {
   /** spec.forProvider as the portal last applied it (JSON), to notice edits made elsewhere. */
   lastApplied: `${PORTAL_DOMAIN}/last-applied-for-provider`,
   changedBy: `${PORTAL_DOMAIN}/last-changed-by`,
+  changedBySubject: `${PORTAL_DOMAIN}/last-changed-by-subject`,
   changedAt: `${PORTAL_DOMAIN}/last-changed-at`,
   changeRequestId: `${PORTAL_DOMAIN}/last-change-request-id`,
   resyncRequestedBy: `${PORTAL_DOMAIN}/resync-requested-by`,
+  resyncRequestedBySubject: `${PORTAL_DOMAIN}/resync-requested-by-subject`,
   resyncRequestId: `${PORTAL_DOMAIN}/resync-request-id`,
 } as const;
 

@@ -78,7 +78,14 @@ function syntheticObject(name: string): AccountObject {
 }
 
 function manifestFor(request: StorageAccountRequest, context: RequestContext) {
-  return withLastApplied(buildAccountManifest(request, { ...context, requestedAt: new Date().toISOString() }));
+  return withLastApplied(
+    buildAccountManifest(request, {
+      requestId: context.requestId,
+      requestedBy: context.requestedBy,
+      requestedBySubject: context.principal.subject,
+      requestedAt: new Date().toISOString(),
+    }),
+  );
 }
 
 function acceptedObject(request: StorageAccountRequest, context: RequestContext): AccountObject {

@@ -125,7 +125,7 @@ export async function createStorageAccount(
   };
   if (idempotencyKey === undefined) return { item: await create(), replayed: false };
   const { value, replayed } = await createsByKey.run(
-    context.requestedBy,
+    context.principal.subject,
     idempotencyKey,
     JSON.stringify(input),
     create,
