@@ -4,9 +4,11 @@ import Typography from '@mui/material/Typography';
 import type { Metadata } from 'next';
 import { connection } from 'next/server';
 import { PageHeader } from '@/components/common/PageHeader';
-import { hasRole } from '@/lib/auth/permissions';
 import { signedInPrincipal } from '@/server/auth/current-principal';
-import { clusterCacheSettings, clusterSettings, portalSettings, type SettingEntry } from '@/server/portal-settings';
+import { loadConfig } from '@/server/config';
+import { loadClusterConfig } from '@/server/kubernetes/cluster-config';
+import { settingsFor, type SettingEntry, type SettingsSources } from '@/server/portal-settings';
+import { platformMode } from '@/server/platform/storage-accounts';
 
 export const metadata: Metadata = { title: 'Settings' };
 
@@ -36,20 +38,40 @@ function SettingsList({ title, entries }: { title: string; entries: SettingEntry
   );
 }
 
-/** The configuration this portal process runs with; secrets are only ever shown as set or not. */
+function clusterSource(mode: SettingsSources['mode']): SettingsSources['cluster'] {
+  if (mode === 'mock') return undefined;
+  try {
+    return { kubeconfig: loadClusterConfig() };
+  } catch (error) {
+    return { problem: error instanceof Error ? error.message : 'not configured' };
+  }
+}
+
+/** The configuration this portal runs with: all of it that may be shown for admins, a summary for others. */
 export default async function SettingsPage() {
   await connection();
-  const admin = hasRole(await signedInPrincipal(), 'admin');
+  const principal = await signedInPrincipal();
+  const mode = platformMode();
+  const view = settingsFor(principal, {
+    config: loadConfig(),
+    mode,
+    cluster: clusterSource(mode),
+    env: process.env,
+  });
   return (
     <>
       <PageHeader
         title="Settings"
-        description="The configuration this portal runs with, read from its environment at start. Secrets are never shown."
+        description={
+          view.full
+            ? 'The configuration this portal runs with, read from its environment at start. Secrets show only whether they are set.'
+            : 'What this portal is and where it points. The full configuration is shown to admins.'
+        }
       />
       <Box sx={{ display: 'grid', gap: 2 }}>
-        <SettingsList title="Portal" entries={portalSettings()} />
-        <SettingsList title="Cluster" entries={clusterSettings()} />
-        {admin ? <SettingsList title="Cluster cache" entries={clusterCacheSettings()} /> : null}
+        {view.sections.map((section) => (
+          <SettingsList key={section.title} title={section.title} entries={section.entries} />
+        ))}
       </Box>
     </>
   );

@@ -31,9 +31,10 @@ export function loadClusterConfig(env: Env = process.env): KubeConfig {
   try {
     config.loadFromDefault();
   } catch (error) {
-    throw new ClusterNotConfiguredError(
-      `The platform cluster configuration cannot be read: ${error instanceof Error ? error.message : String(error)}`,
-    );
+    // Only the first line of the parser's message: the lines after it quote the kubeconfig,
+    // which holds credentials, and this message reaches pages and the log.
+    const firstLine = (error instanceof Error ? error.message : String(error)).split('\n', 1)[0]?.trim();
+    throw new ClusterNotConfiguredError(`The platform cluster configuration cannot be read: ${firstLine}`);
   }
   if (!config.getCurrentCluster()) {
     throw new ClusterNotConfiguredError(
