@@ -39,6 +39,29 @@ describe('portal configuration', () => {
     expect(parseConfig({ PORTAL_AUTH: 'none', PORTAL_LOG_LEVEL: 'DEBUG' }).logLevel).toBe('debug');
   });
 
+  it('limits each requester to 25 live accounts and 10 creates an hour unless told otherwise', () => {
+    expect(parseConfig({ PORTAL_AUTH: 'none' }).createLimits).toEqual({
+      maxAccountsPerUser: 25,
+      maxCreatesPerHour: 10,
+    });
+    expect(
+      parseConfig({ PORTAL_AUTH: 'none', PORTAL_MAX_ACCOUNTS_PER_USER: ' 3 ', PORTAL_MAX_CREATES_PER_HOUR: '100' })
+        .createLimits,
+    ).toEqual({ maxAccountsPerUser: 3, maxCreatesPerHour: 100 });
+  });
+
+  it.each([
+    [{ PORTAL_AUTH: 'none', PORTAL_MAX_ACCOUNTS_PER_USER: '0' }, 'PORTAL_MAX_ACCOUNTS_PER_USER'],
+    [{ PORTAL_AUTH: 'none', PORTAL_MAX_ACCOUNTS_PER_USER: '2.5' }, 'PORTAL_MAX_ACCOUNTS_PER_USER'],
+    [{ PORTAL_AUTH: 'none', PORTAL_MAX_ACCOUNTS_PER_USER: 'lots' }, 'PORTAL_MAX_ACCOUNTS_PER_USER'],
+    [{ PORTAL_AUTH: 'none', PORTAL_MAX_CREATES_PER_HOUR: '-1' }, 'PORTAL_MAX_CREATES_PER_HOUR'],
+    [{ PORTAL_AUTH: 'none', PORTAL_MAX_CREATES_PER_HOUR: '1e3' }, 'PORTAL_MAX_CREATES_PER_HOUR'],
+    [{ PORTAL_AUTH: 'none', PORTAL_MAX_CREATES_PER_HOUR: '99999999999999999999' }, 'PORTAL_MAX_CREATES_PER_HOUR'],
+  ])('refuses the create limit %j, naming the variable', (env, name) => {
+    expect(() => parseConfig(env)).toThrow(ConfigError);
+    expect(() => parseConfig(env)).toThrow(name);
+  });
+
   it.each([
     [{ PORTAL_MOCK_PLATFORM: 'maybe' }, 'PORTAL_MOCK_PLATFORM'],
     [{ PORTAL_AUTH: 'none', PORTAL_PORT: 'eighty' }, 'PORTAL_PORT'],

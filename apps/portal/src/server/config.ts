@@ -30,6 +30,8 @@ export interface PortalConfig {
   databaseUrl?: string;
   /** Cloud observation through Azure Resource Manager; absent without PORTAL_AZURE_SUBSCRIPTION_ID. */
   azure?: AzureObservationConfig;
+  /** How much one requester may create; admins are not limited. */
+  createLimits: CreateLimits;
 }
 
 export interface AzureObservationConfig {
@@ -38,6 +40,13 @@ export interface AzureObservationConfig {
   armEndpoint?: string;
   /** How long an observation is used before it is read again in the background. */
   observationTtlSeconds: number;
+}
+
+export interface CreateLimits {
+  /** Live (not deleting) accounts one requester may own (PORTAL_MAX_ACCOUNTS_PER_USER). */
+  maxAccountsPerUser: number;
+  /** Creates one requester may make in any hour (PORTAL_MAX_CREATES_PER_HOUR). */
+  maxCreatesPerHour: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -68,6 +77,17 @@ function parseLogLevel(env: Env, name: string, fallback: LogLevel): LogLevel {
   const level = LOG_LEVELS.find((candidate) => candidate === raw.toLowerCase());
   if (!level) throw new ConfigError(`${name} must be one of ${LOG_LEVELS.join(', ')}, got "${raw}"`);
   return level;
+}
+
+/** A whole number from 1 up; a limit of 0 would be a role in disguise (see PORTAL_REQUESTER_GROUPS). */
+function parseCount(env: Env, name: string, fallback: number): number {
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === '') return fallback;
+  const count = Number(raw);
+  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(count) || count < 1) {
+    throw new ConfigError(`${name} must be a whole number of at least 1, got "${raw}"`);
+  }
+  return count;
 }
 
 function parseLocations(env: Env, name: string): readonly Location[] {
@@ -151,6 +171,10 @@ export function parseConfig(env: Env): PortalConfig {
       parseDatabaseUrl(env, (message) => new ConfigError(message)),
     ),
     ...optional('azure', parseAzureObservation(env)),
+    createLimits: {
+      maxAccountsPerUser: parseCount(env, 'PORTAL_MAX_ACCOUNTS_PER_USER', 25),
+      maxCreatesPerHour: parseCount(env, 'PORTAL_MAX_CREATES_PER_HOUR', 10),
+    },
   };
 }
 

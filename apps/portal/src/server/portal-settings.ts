@@ -91,6 +91,8 @@ export function portalSettings(config: PortalConfig, mode: PlatformMode): Settin
     { label: 'Port', value: String(config.port) },
     { label: 'Log level', value: config.logLevel },
     { label: 'Allowed locations', value: list(config.allowedLocations) },
+    { label: 'Live accounts per requester', value: String(config.createLimits.maxAccountsPerUser) },
+    { label: 'Creates per requester an hour', value: String(config.createLimits.maxCreatesPerHour) },
     ...authSettings(config.auth),
     {
       label: 'Intent ledger',

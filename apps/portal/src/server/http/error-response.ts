@@ -20,5 +20,7 @@ export function errorResponse(error: unknown, requestId: string): Response {
     error: known?.expose ? known.message : 'The platform could not complete the request',
   };
   if (known?.fields && Object.keys(known.fields).length > 0) body.fields = known.fields as Record<string, string>;
-  return Response.json(body, { status, headers: { 'X-Request-ID': requestId, 'Cache-Control': 'no-store' } });
+  const headers: Record<string, string> = { 'X-Request-ID': requestId, 'Cache-Control': 'no-store' };
+  if (known?.retryAfterSeconds !== undefined) headers['Retry-After'] = String(known.retryAfterSeconds);
+  return Response.json(body, { status, headers });
 }

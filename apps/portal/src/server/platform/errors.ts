@@ -14,11 +14,14 @@ export class PlatformError extends Error {
   readonly expose: boolean = true;
   readonly fields?: FieldErrors;
   readonly [PLATFORM_ERROR] = true;
+  /** Sent as Retry-After: when asking again may succeed. */
+  readonly retryAfterSeconds?: number;
 
-  constructor(message: string, options?: { cause?: unknown; fields?: FieldErrors }) {
+  constructor(message: string, options?: { cause?: unknown; fields?: FieldErrors; retryAfterSeconds?: number }) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = new.target.name;
     if (options?.fields) this.fields = options.fields;
+    if (options?.retryAfterSeconds !== undefined) this.retryAfterSeconds = options.retryAfterSeconds;
   }
 
   /**
@@ -74,6 +77,15 @@ export class PayloadTooLargeError extends PlatformError {
 /** 415: a mutating request whose body is not JSON. */
 export class UnsupportedMediaTypeError extends PlatformError {
   override readonly status = 415;
+}
+
+/** 429: the requester reached a create limit; retryAfterSeconds says when to try again. */
+export class TooManyRequestsError extends PlatformError {
+  override readonly status = 429;
+
+  constructor(message: string, retryAfterSeconds: number) {
+    super(message, { retryAfterSeconds });
+  }
 }
 
 /** 503: the platform cluster cannot be reached or is not configured. The message says which. */

@@ -15,6 +15,7 @@ import { loadConfig } from '../config';
 import { classifiedAccount, classifiedInventory, type Inventory } from '../intent/inventory';
 import { recordedAction } from '../intent/record-intent';
 import { InvalidRequestError } from './errors';
+import { withinCreateLimits } from './create-limits';
 import { createIdempotencyStore } from './idempotency';
 import { generatedAccountName, parseResourceName } from './resource-name';
 import { getPlatformBackend } from './select-backend';
@@ -117,10 +118,17 @@ export async function createStorageAccount(
     const checked = await checkedRequest(backend, input);
     const request = { ...checked, name: checked.name ?? generatedAccountName(checked.application) };
     const desired = ownedFromRequest(request);
-    return recordedAction(
-      { account: request.name, action: 'create', desired, changes: ownedChanges(undefined, desired) },
-      context,
-      () => backend.create(request, context),
+    // The limits first: a refused create is no intent.
+    return withinCreateLimits(
+      context.principal,
+      loadConfig().createLimits,
+      () => backend.list(),
+      () =>
+        recordedAction(
+          { account: request.name, action: 'create', desired, changes: ownedChanges(undefined, desired) },
+          context,
+          () => backend.create(request, context),
+        ),
     );
   };
   if (idempotencyKey === undefined) return { item: await create(), replayed: false };
