@@ -1,5 +1,6 @@
 import InitColorSchemeScript from '@mui/material/InitColorSchemeScript';
 import type { Metadata, Viewport } from 'next';
+import { headers } from 'next/headers';
 import { connection } from 'next/server';
 import type { ReactNode } from 'react';
 import { AccountMenu } from '@/components/layout/AccountMenu';
@@ -9,6 +10,7 @@ import { MockBanner } from '@/components/layout/MockBanner';
 import { Providers } from '@/components/layout/Providers';
 import { currentPrincipal } from '@/server/auth/current-principal';
 import { loadConfig } from '@/server/config';
+import { NONCE_HEADER } from '@/server/http/security-headers';
 import { platformMode } from '@/server/platform/storage-accounts';
 
 export const metadata: Metadata = {
@@ -37,13 +39,18 @@ async function Account() {
   return <AccountMenu principal={principal} canSignOut={loadConfig().auth.mode === 'oidc'} />;
 }
 
-export default function RootLayout({ children }: { children: ReactNode }) {
+/**
+ * Every page renders per request: each gets the nonce src/proxy.ts made for it (Next.js puts it
+ * on its own scripts; the colour-scheme script and emotion's style elements get it here).
+ */
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  const nonce = (await headers()).get(NONCE_HEADER) ?? undefined;
   return (
     // The color-scheme script changes <html> before React hydrates; that difference is expected.
     <html lang="en" suppressHydrationWarning>
       <body>
-        <InitColorSchemeScript attribute="class" />
-        <Providers>
+        <InitColorSchemeScript attribute="class" nonce={nonce} />
+        <Providers nonce={nonce}>
           <AppShell banner={<PlatformBanner />} account={<Account />}>
             {children}
           </AppShell>

@@ -39,6 +39,16 @@ describe('portal configuration', () => {
     expect(parseConfig({ PORTAL_AUTH: 'none', PORTAL_LOG_LEVEL: 'DEBUG' }).logLevel).toBe('debug');
   });
 
+  it('reads PORTAL_PUBLIC_URL in every mode, and requires an http(s) origin', () => {
+    expect(parseConfig({ PORTAL_AUTH: 'none' }).publicUrl).toBeUndefined();
+    expect(parseConfig({ PORTAL_AUTH: 'proxy', PORTAL_PUBLIC_URL: 'https://portal.example.com' }).publicUrl?.href).toBe(
+      'https://portal.example.com/',
+    );
+    expect(() => parseConfig({ PORTAL_AUTH: 'proxy', PORTAL_PUBLIC_URL: 'https://portal.example.com/x' })).toThrow(
+      'PORTAL_PUBLIC_URL',
+    );
+  });
+
   it('limits each requester to 25 live accounts and 10 creates an hour unless told otherwise', () => {
     expect(parseConfig({ PORTAL_AUTH: 'none' }).createLimits).toEqual({
       maxAccountsPerUser: 25,

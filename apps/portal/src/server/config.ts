@@ -1,7 +1,7 @@
 import 'server-only';
 import { AZURE_PUBLIC_REGIONS, isAzureRegion, type Location } from '@/lib/platform/storage-rules';
 import { parseSwitch, SWITCH_WORDS_HINT } from '@books/shared-rules';
-import { parseAuthConfig, parseDatabaseUrl, type AuthConfig } from './auth/auth-config';
+import { parseAuthConfig, parseDatabaseUrl, parseOptionalPublicUrl, type AuthConfig } from './auth/auth-config';
 
 /**
  * The portal's environment, parsed once. A bad value throws ConfigError naming the variable;
@@ -30,6 +30,8 @@ export interface PortalConfig {
   databaseUrl?: string;
   /** Cloud observation through Azure Resource Manager; absent without PORTAL_AZURE_SUBSCRIPTION_ID. */
   azure?: AzureObservationConfig;
+  /** The portal's external origin (PORTAL_PUBLIC_URL; required in oidc mode); https turns on HSTS. */
+  publicUrl?: URL;
   /** How much one requester may create; admins are not limited. */
   createLimits: CreateLimits;
 }
@@ -160,16 +162,17 @@ export function parseConfig(env: Env): PortalConfig {
   const explicitMock = parseBoolean(env, 'PORTAL_MOCK_PLATFORM');
   // `next dev` runs with NODE_ENV=development; an explicit PORTAL_MOCK_PLATFORM=false still wins.
   const mockPlatform = explicitMock ?? env.NODE_ENV === 'development';
+  const fail = (message: string) => new ConfigError(message);
+  const auth = parseAuthConfig(env, mockPlatform, fail);
+  const publicUrl = auth.mode === 'oidc' ? auth.oidc.publicUrl : parseOptionalPublicUrl(env, fail);
   return {
     mockPlatform,
     port: parsePort(env, 'PORTAL_PORT', 3000),
     logLevel: parseLogLevel(env, 'PORTAL_LOG_LEVEL', 'info'),
     allowedLocations: parseLocations(env, 'PORTAL_ALLOWED_LOCATIONS'),
-    auth: parseAuthConfig(env, mockPlatform, (message) => new ConfigError(message)),
-    ...optional(
-      'databaseUrl',
-      parseDatabaseUrl(env, (message) => new ConfigError(message)),
-    ),
+    auth,
+    ...(publicUrl === undefined ? {} : { publicUrl }),
+    ...optional('databaseUrl', parseDatabaseUrl(env, fail)),
     ...optional('azure', parseAzureObservation(env)),
     createLimits: {
       maxAccountsPerUser: parseCount(env, 'PORTAL_MAX_ACCOUNTS_PER_USER', 25),

@@ -69,7 +69,6 @@ function authSettings(auth: AuthConfig): SettingEntry[] {
       { label: 'OIDC client ID', value: auth.oidc.clientId },
       { label: 'OIDC client secret', value: secretState(auth.oidc.clientSecret) },
       { label: 'OIDC scopes', value: auth.oidc.scopes.join(' ') },
-      { label: 'Public URL', value: urlWithoutCredentials(auth.oidc.publicUrl) },
       { label: 'Session secret', value: secretState(auth.session.secret) },
       {
         label: 'Session store',
@@ -88,6 +87,7 @@ export function portalSettings(config: PortalConfig, mode: PlatformMode): Settin
   return [
     { label: 'Mode', value: platformModeText(mode) },
     { label: 'Version', value: PORTAL_VERSION },
+    { label: 'Public URL', value: urlWithoutCredentials(config.publicUrl) },
     { label: 'Port', value: String(config.port) },
     { label: 'Log level', value: config.logLevel },
     { label: 'Allowed locations', value: list(config.allowedLocations) },

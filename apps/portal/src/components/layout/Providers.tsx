@@ -5,9 +5,10 @@ import { AppRouterCacheProvider } from '@mui/material-nextjs/v16-appRouter';
 import type { ReactNode } from 'react';
 import { theme } from './theme';
 
-export function Providers({ children }: { children: ReactNode }) {
+/** `nonce`: this request's CSP nonce, which every style element emotion writes must carry. */
+export function Providers({ children, nonce }: { children: ReactNode; nonce?: string | undefined }) {
   return (
-    <AppRouterCacheProvider options={{ key: 'mui' }}>
+    <AppRouterCacheProvider options={{ key: 'mui', ...(nonce === undefined ? {} : { nonce }) }}>
       <ThemeProvider theme={theme}>
         <CssBaseline enableColorScheme />
         {children}

@@ -3,7 +3,7 @@
  * not, the one schema for a change request (used by the edit dialog and by PATCH), and the diff
  * of what a change does. Pure module: safe in the browser and on the server.
  */
-import { z } from 'zod';
+import { z } from '../zod';
 import { ownValue } from '../own-value';
 import { fieldErrorsFromIssues, type FieldErrors } from './storage-request';
 import {

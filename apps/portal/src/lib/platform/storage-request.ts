@@ -4,7 +4,7 @@
  * live in ./storage-rules.ts, which the form also reads to steer its choices.
  * Pure module: safe to import from client components and from server code.
  */
-import { z } from 'zod';
+import { z } from '../zod';
 import {
   ACCESS_TIERS,
   ACCOUNT_KINDS,

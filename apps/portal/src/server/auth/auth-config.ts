@@ -77,7 +77,18 @@ function parseIssuer(env: Env, fail: Fail): URL {
 
 function parsePublicUrl(env: Env, fail: Fail): URL {
   const name = 'PORTAL_PUBLIC_URL';
-  const url = parseUrl(required(env, name, 'with PORTAL_AUTH=oidc (the portal’s external origin)', fail), name, fail);
+  return publicOrigin(required(env, name, 'with PORTAL_AUTH=oidc (the portal’s external origin)', fail), fail);
+}
+
+/** PORTAL_PUBLIC_URL outside oidc mode: optional, and when https it turns on Strict-Transport-Security. */
+export function parseOptionalPublicUrl(env: Env, fail: Fail): URL | undefined {
+  const raw = value(env, 'PORTAL_PUBLIC_URL');
+  return raw === undefined ? undefined : publicOrigin(raw, fail);
+}
+
+function publicOrigin(raw: string, fail: Fail): URL {
+  const name = 'PORTAL_PUBLIC_URL';
+  const url = parseUrl(raw, name, fail);
   if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.pathname !== '/' || url.search || url.hash) {
     throw fail(`${name} must be an http(s) origin such as https://portal.example.com, got "${url.href}"`);
   }
