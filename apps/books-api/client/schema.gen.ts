@@ -491,6 +491,10 @@ export interface operations {
             /** @description A bearer token */
             200: {
                 headers: {
+                    /** @description Never stored (RFC 6749 §5.1) */
+                    "Cache-Control"?: "no-store";
+                    /** @description For HTTP/1.0 caches */
+                    Pragma?: "no-cache";
                     "X-Request-ID": components["headers"]["X-Request-ID"];
                     [name: string]: unknown;
                 };

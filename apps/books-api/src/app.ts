@@ -16,6 +16,7 @@ import authentication from './plugins/app/authentication.js';
 import loginThrottle from './plugins/app/login-throttle.js';
 import { createPostgresLoginThrottle } from './auth/postgres-login-throttle.js';
 import requestId, { requestIdFor } from './plugins/app/request-id.js';
+import securityHeaders, { NOSNIFF } from './plugins/app/security-headers.js';
 import clientErrors, { clientErrorHandler } from './plugins/app/client-errors.js';
 import connectionLimits from './plugins/app/connection-limits.js';
 import responseWriteBatching from './plugins/app/response-write-batching.js';
@@ -105,7 +106,7 @@ function serverOptions(
     clientErrorHandler,
     // Errors raised before routing (e.g. a path with broken percent-encoding) never reach the error handler.
     frameworkErrors: function answerBeforeRouting(error, request, reply) {
-      reply.header('X-Request-ID', request.id);
+      reply.header('X-Request-ID', request.id).header(NOSNIFF.name, NOSNIFF.value);
       sendError(beforeRoutingError(error), reply);
     },
   };
@@ -142,6 +143,7 @@ export default async function app(fastify: FastifyInstance, options: AppOptions 
   await fastify.register(responseWriteBatching, { enabled: options.config.responseWriteBatching });
   // The first onRequest hook: every answer carries the request id, the other hooks' errors included.
   await fastify.register(requestId);
+  await fastify.register(securityHeaders); // nosniff, before any hook that may answer an error
   await fastify.register(clientErrors);
   await fastify.register(connectionLimits, options.config.connections);
   await fastify.register(requestLog, { completion: options.completion });

@@ -21,7 +21,7 @@ function withoutRemoteLogo(source: string): string {
 
 /**
  * Only this server may be reached from /redoc: ReDoc's styled components inject <style>
- * elements and its search runs in a worker made from a blob: URL.
+ * elements and its search runs in a worker made from a blob: URL. No page may frame it.
  */
 const REDOC_CSP = [
   "default-src 'self'",
@@ -31,9 +31,29 @@ const REDOC_CSP = [
   "font-src 'self' data:",
   "connect-src 'self'",
   "worker-src 'self' blob:",
+  "object-src 'none'",
   "base-uri 'none'",
   "form-action 'none'",
-  "frame-ancestors 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+/**
+ * /docs and its assets: Swagger UI's page loads its scripts from files (the initializer
+ * included), so scripts need no inline allowance; it applies inline styles while it renders,
+ * so styles (which cannot run code) are allowed inline. Its "Try it out" and "Authorize" calls
+ * go to this server. No page may frame it.
+ */
+export const SWAGGER_UI_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
 ].join('; ');
 
 const redocPage = `<!DOCTYPE html>
@@ -61,7 +81,8 @@ const docs: FastifyPluginAsync = async (fastify) => {
   await fastify.register(swaggerUi, {
     routePrefix: '/docs',
     uiConfig: { url: '/openapi.json', validatorUrl: null, deepLinking: true },
-    staticCSP: false,
+    // Set by the plugin on every answer of its routes: the page, its assets and its spec.
+    staticCSP: SWAGGER_UI_CSP,
   });
 
   fastify.get('/redoc', { schema: { hide: true } }, async (_request, reply) =>

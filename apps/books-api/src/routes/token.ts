@@ -102,7 +102,14 @@ export default async function tokenRoutes(app: FastifyInstance) {
         consumes: FORM_MEDIA_TYPES,
         body: LoginFormSchema,
         response: {
-          200: { ...TokenResponse, description: 'A bearer token' },
+          200: {
+            ...TokenResponse,
+            description: 'A bearer token',
+            headers: {
+              'Cache-Control': { type: 'string', const: 'no-store', description: 'Never stored (RFC 6749 §5.1)' },
+              Pragma: { type: 'string', const: 'no-cache', description: 'For HTTP/1.0 caches' },
+            },
+          },
           400: httpError('Malformed multipart form'),
           401: httpError('Incorrect credentials (`WWW-Authenticate: Bearer`)'),
           413: httpError('Form larger than the login form limit'),
@@ -122,7 +129,7 @@ export default async function tokenRoutes(app: FastifyInstance) {
         if (app.auth.tokens === null) throw tokenLoginNotConfigured();
       },
     },
-    async function issueToken(request) {
+    async function issueToken(request, reply) {
       const form = request.body as LoginForm;
       const attempt = { username: form.username, client: request.ip };
       // Counted before the password is checked, so parallel guesses cannot all pass a check-then-count.
@@ -147,6 +154,8 @@ export default async function tokenRoutes(app: FastifyInstance) {
       // Checked in onRequest; read again so the type narrows.
       const tokens = app.auth.tokens;
       if (tokens === null) throw tokenLoginNotConfigured();
+      // RFC 6749 §5.1: a token answer must not be stored by the browser or any cache on the way.
+      reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache');
       return tokens.issue({ sub: account.username, roles: account.roles });
     },
   );

@@ -19,6 +19,7 @@ import {
   type HttpError,
 } from '../../errors.js';
 import { requestIdFor } from './request-id.js';
+import { NOSNIFF } from './security-headers.js';
 
 /**
  * The answers Node writes itself, before a request reaches Fastify's routing: a request it
@@ -97,6 +98,7 @@ function rawResponse({ statusCode: status, detail }: HttpError, requestId: strin
     'Content-Type: application/json; charset=utf-8',
     `Content-Length: ${Buffer.byteLength(body)}`,
     `X-Request-ID: ${requestId}`,
+    `${NOSNIFF.name}: ${NOSNIFF.value}`,
     'Connection: close',
     '',
     body,
@@ -193,6 +195,7 @@ async function clientErrors(fastify: FastifyInstance): Promise<void> {
       'Content-Type': 'application/json; charset=utf-8',
       'Content-Length': Buffer.byteLength(body),
       'X-Request-ID': requestIdFor(request),
+      [NOSNIFF.name]: NOSNIFF.value,
       // The body the client meant to send after the expectation is never read.
       Connection: 'close',
     });
