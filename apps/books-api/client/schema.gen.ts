@@ -500,7 +500,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Signed JWT (claims sub, roles, iat, exp) */
+                        /** @description Signed JWT (claims sub, roles, iss, aud, iat, exp) */
                         access_token: string;
                         /** @enum {string} */
                         token_type: "bearer";

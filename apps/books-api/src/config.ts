@@ -167,6 +167,11 @@ export function loadConfig(env: Env = process.env) {
     auth: {
       usersFile: read<string | undefined>(env, 'USERS_FILE', nonEmptyString, undefined),
       tokenSigning: readTokenSigning(env),
+      // The API's own tokens carry these as `iss` and `aud`; verification requires both to match.
+      tokenClaims: {
+        issuer: read(env, 'JWT_ISSUER', nonEmptyString, 'books-service'),
+        audience: read(env, 'JWT_AUDIENCE', nonEmptyString, 'books-api'),
+      },
       authRequired: read(env, 'AUTH_REQUIRED', strictSwitch, false),
       loginThrottle: {
         maxFailuresPerUsername: read(env, 'LOGIN_MAX_FAILURES_PER_USERNAME', integerInRange(1, 1_000_000), 5),

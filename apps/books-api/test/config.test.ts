@@ -12,6 +12,14 @@ test('loadConfig gives the documented defaults for an empty environment', () => 
   assert.equal(config.responseWriteBatching, true);
 });
 
+test("JWT_ISSUER and JWT_AUDIENCE name the API's own tokens, books-service and books-api by default", () => {
+  assert.deepEqual(loadConfig({}).auth.tokenClaims, { issuer: 'books-service', audience: 'books-api' });
+  assert.deepEqual(loadConfig({ JWT_ISSUER: 'https://books.example', JWT_AUDIENCE: 'books' }).auth.tokenClaims, {
+    issuer: 'https://books.example',
+    audience: 'books',
+  });
+});
+
 test('RESPONSE_WRITE_BATCHING takes the switch words', () => {
   assert.equal(loadConfig({ RESPONSE_WRITE_BATCHING: 'off' }).responseWriteBatching, false);
   assert.equal(loadConfig({ RESPONSE_WRITE_BATCHING: 'No' }).responseWriteBatching, false);
@@ -44,6 +52,8 @@ test('a bad value throws an error naming the variable', () => {
     [{ MAX_REQUESTS_PER_CONNECTION: '1.5' }, 'MAX_REQUESTS_PER_CONNECTION'],
     [{ SHUTDOWN_TIMEOUT_SECONDS: '' }, 'SHUTDOWN_TIMEOUT_SECONDS'],
     [{ RESPONSE_WRITE_BATCHING: 'perhaps' }, 'RESPONSE_WRITE_BATCHING'],
+    [{ JWT_ISSUER: ' ' }, 'JWT_ISSUER'],
+    [{ JWT_AUDIENCE: '' }, 'JWT_AUDIENCE'],
   ];
   for (const [env, variable] of cases) {
     assert.throws(

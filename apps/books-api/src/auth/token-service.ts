@@ -31,7 +31,13 @@ export interface TokenService {
   verify(token: string): Promise<Principal>;
 }
 
-export function createTokenService(keys: SigningKeys): TokenService {
+/** The API's own tokens name it as their issuer and itself as their audience (JWT_ISSUER, JWT_AUDIENCE). */
+export interface TokenClaimSettings {
+  readonly issuer: string;
+  readonly audience: string;
+}
+
+export function createTokenService(keys: SigningKeys, claims: TokenClaimSettings): TokenService {
   const header =
     keys.keyId === undefined
       ? { alg: keys.algorithm, typ: 'JWT' }
@@ -42,6 +48,8 @@ export function createTokenService(keys: SigningKeys): TokenService {
       const accessToken = await new SignJWT({ roles: [...roles] })
         .setProtectedHeader(header)
         .setSubject(sub)
+        .setIssuer(claims.issuer)
+        .setAudience(claims.audience)
         .setIssuedAt(issuedAt)
         .setExpirationTime(issuedAt + TOKEN_LIFETIME_SECONDS)
         .sign(keys.signingKey);
@@ -51,10 +59,13 @@ export function createTokenService(keys: SigningKeys): TokenService {
     async verify(token) {
       let payload: Record<string, unknown>;
       try {
-        // Pinning `algorithms` is what defeats `alg: none` and HS256/RS256 confusion.
+        // Pinning `algorithms` is what defeats `alg: none` and HS256/RS256 confusion; `issuer` and
+        // `audience` refuse a token another service (or another deployment sharing a key) made.
         ({ payload } = await jwtVerify(token, keys.verificationKey, {
           algorithms: [keys.algorithm],
-          requiredClaims: ['sub', 'exp'],
+          issuer: claims.issuer,
+          audience: claims.audience,
+          requiredClaims: ['sub', 'exp', 'iss', 'aud'],
         }));
       } catch (error) {
         throw new TokenRejectedError(error instanceof errors.JWTExpired ? 'expired' : 'invalid');

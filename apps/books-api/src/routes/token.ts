@@ -36,7 +36,7 @@ const LoginFormSchema = Type.Object(
 
 const TokenResponse = Type.Object(
   {
-    access_token: Type.String({ description: 'Signed JWT (claims sub, roles, iat, exp)' }),
+    access_token: Type.String({ description: 'Signed JWT (claims sub, roles, iss, aud, iat, exp)' }),
     token_type: Type.Literal('bearer'),
     expires_in: Type.Integer({ description: 'Seconds until expiry' }),
   },

@@ -8,9 +8,13 @@ const SECRET = newSecret();
 const key = (secret = SECRET) => new TextEncoder().encode(secret);
 const now = () => Math.floor(Date.now() / 1000);
 
-/** A token as an attacker or a buggy issuer would make it, signed with `secret`. */
+/** The API's own issuer and audience (JWT_ISSUER, JWT_AUDIENCE defaults). */
+const OWN = { iss: 'books-service', aud: 'books-api' };
+
+/** A token as an attacker or a buggy issuer would make it, signed with `secret`; `OWN` claims unless overridden. */
 function forge(claims: Record<string, unknown>, secret = SECRET) {
-  return new SignJWT(claims).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).sign(key(secret));
+  const withOwn = Object.fromEntries(Object.entries({ ...OWN, ...claims }).filter(([, value]) => value !== undefined));
+  return new SignJWT(withOwn).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).sign(key(secret));
 }
 
 async function assertInvalid(
@@ -72,6 +76,11 @@ test('GET /api/v1/books answers 401 Invalid token to forged and malformed tokens
     'roles not a list': await forge({ sub: READER.username, ...valid, roles: 'Books.Read' }),
     'roles not strings': await forge({ sub: READER.username, ...valid, roles: [1, 2] }),
     'no exp': await forge({ sub: READER.username, roles: ['Books.Read'], iat: now() }),
+    'no iss': await forge({ sub: READER.username, ...valid, iss: undefined }),
+    'another iss': await forge({ sub: READER.username, ...valid, iss: 'another-service' }),
+    'no aud': await forge({ sub: READER.username, ...valid, aud: undefined }),
+    'another aud': await forge({ sub: READER.username, ...valid, aud: 'another-api' }),
+    'aud list without ours': await forge({ sub: READER.username, ...valid, aud: ['another-api', 'third-api'] }),
     'not a JWT': 'not-a-token',
     truncated: genuine.slice(0, -5),
   };
@@ -82,6 +91,34 @@ test('GET /api/v1/books answers 401 Invalid token to forged and malformed tokens
     const token = await forge({ sub: READER.username, roles: ['Books.Read'], exp: now() - 100 }, newSecret());
     await assertInvalid(await listBooks(app, `Bearer ${token}`));
   });
+});
+
+test('tokens carry iss and aud from JWT_ISSUER and JWT_AUDIENCE, and a token forged with our secret and them is accepted', async (t) => {
+  const app = await buildTestApp(t, { config: await hs256Config(SECRET) });
+  const claims = decodeJwt(await tokenFor(app, READER));
+  assert.equal(claims.iss, OWN.iss);
+  assert.equal(claims.aud, OWN.aud);
+  const valid = await forge({ sub: READER.username, roles: ['Books.Read'], exp: now() + 60 });
+  assert.equal((await listBooks(app, `Bearer ${valid}`)).statusCode, 200);
+  const inList = await forge({ sub: READER.username, roles: ['Books.Read'], exp: now() + 60, aud: ['x', OWN.aud] });
+  assert.equal((await listBooks(app, `Bearer ${inList}`)).statusCode, 200, 'aud may be a list holding ours');
+});
+
+test('a token of another deployment sharing the secret but with another JWT_ISSUER or JWT_AUDIENCE is 401 Invalid token', async (t) => {
+  const staging = await buildTestApp(t, {
+    config: await hs256Config(SECRET, { tokenClaims: { issuer: 'books-staging', audience: 'books-api' } }),
+  });
+  const otherAudience = await buildTestApp(t, {
+    config: await hs256Config(SECRET, { tokenClaims: { issuer: 'books-service', audience: 'reports-api' } }),
+  });
+  const production = await buildTestApp(t, { config: await hs256Config(SECRET) });
+  for (const other of [staging, otherAudience]) {
+    const token = await tokenFor(other, READER);
+    assert.equal((await listBooks(other, `Bearer ${token}`)).statusCode, 200, 'accepted where it was issued');
+    await assertInvalid(await listBooks(production, `Bearer ${token}`));
+  }
+  const claims = decodeJwt(await tokenFor(staging, READER));
+  assert.deepEqual([claims.iss, claims.aud], ['books-staging', 'books-api']);
 });
 
 test('GET /api/v1/books answers 401 Invalid token when the Authorization header is not a Bearer token', async (t) => {

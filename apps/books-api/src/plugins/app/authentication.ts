@@ -8,7 +8,12 @@ import type { VerificationSlotSettings } from '../../auth/verification-slots.js'
 import { usesOtherParameters } from '../../auth/password-hashing.js';
 import { BOOKS_READ, BOOKS_WRITE } from '../../auth/roles.js';
 import { loadSigningKeys, type TokenSigningSettings } from '../../auth/signing-keys.js';
-import { TokenRejectedError, createTokenService, type Principal } from '../../auth/token-service.js';
+import {
+  TokenRejectedError,
+  createTokenService,
+  type Principal,
+  type TokenClaimSettings,
+} from '../../auth/token-service.js';
 import { loadUserDirectory } from '../../auth/users-file.js';
 import { insufficientScope, invalidToken, notAuthenticated, tokenExpired } from '../../errors.js';
 
@@ -23,6 +28,7 @@ import { insufficientScope, invalidToken, notAuthenticated, tokenExpired } from 
 export interface AuthSettings {
   readonly usersFile: string | undefined;
   readonly tokenSigning: TokenSigningSettings;
+  readonly tokenClaims: TokenClaimSettings;
   /** AUTH_REQUIRED: every books route needs a token (reads Books.Read, writes Books.Write). */
   readonly authRequired: boolean;
   readonly loginThrottle: LoginThrottleSettings;
@@ -72,7 +78,7 @@ async function createAuthService(settings: AuthSettings, log: FastifyBaseLogger)
   const credentials = await createCredentialCheck(users);
   const keys = await loadSigningKeys(settings.tokenSigning);
   /** null when HS256 is chosen and JWT_SECRET_KEY is unset: token login is not configured. */
-  const tokens = keys === null ? null : createTokenService(keys);
+  const tokens = keys === null ? null : createTokenService(keys, settings.tokenClaims);
   log.info(
     {
       users: users.size,
