@@ -169,6 +169,44 @@ test('AUTH_REQUIRED=true: every books route needs a token, reads Books.Read, wri
   assert.equal((await call('DELETE', `/api/v1/books/${id}`, writer)).statusCode, 200);
 });
 
+test('AUTH_REQUIRED=true: /api/redirect needs Books.Read; /, /api/ps, HEAD /api/status and the docs stay open', async (t) => {
+  const app = await buildTestApp(t, { config: await hs256Config(SECRET, { authRequired: true }) });
+  const reader = await tokenFor(app, READER);
+  const nobody = await tokenFor(app, NOBODY);
+  const redirect = (token?: string) =>
+    app.inject({ url: '/api/redirect', headers: token === undefined ? {} : { authorization: `Bearer ${token}` } });
+
+  const anonymous = await redirect();
+  assert.equal(anonymous.statusCode, 401);
+  assert.equal(anonymous.headers.location, undefined, 'no book id is revealed');
+  assert.equal(anonymous.headers['www-authenticate'], 'Bearer');
+  const refused = await redirect(nobody);
+  assert.equal(refused.statusCode, 403);
+  assert.deepEqual(json(refused), { detail: 'Insufficient scope' });
+  const allowed = await redirect(reader);
+  assert.equal(allowed.statusCode, 307);
+  assert.match(String(allowed.headers.location), /^\/api\/v1\/books\/[0-9a-f-]{36}$/);
+
+  for (const [method, url, status] of [
+    ['GET', '/', 200],
+    ['GET', '/api/ps', 200],
+    ['HEAD', '/api/status', 200],
+    ['OPTIONS', '/api/options', 200],
+    ['GET', '/docs', 200],
+    ['GET', '/redoc', 200],
+    ['GET', '/openapi.json', 200],
+  ] as const) {
+    assert.equal((await app.inject({ method, url })).statusCode, status, `${method} ${url} without a token`);
+  }
+  const security = json(await app.inject({ url: '/openapi.json' })).paths['/api/redirect'].get.security;
+  assert.deepEqual(security, [{ OAuth2PasswordBearer: [] }], 'the document says the redirect needs a token');
+});
+
+test('AUTH_REQUIRED off: /api/redirect stays public', async (t) => {
+  const app = await buildTestApp(t, { config: await hs256Config(SECRET) });
+  assert.equal((await app.inject({ url: '/api/redirect' })).statusCode, 307);
+});
+
 test('AUTH_REQUIRED off: the other books routes stay public and ignore Authorization headers', async (t) => {
   const app = await buildTestApp(t, { config: await hs256Config(SECRET) });
   const response = await app.inject({

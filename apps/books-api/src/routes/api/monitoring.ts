@@ -83,28 +83,33 @@ const monitoring: FastifyPluginAsyncTypebox = async (fastify) => {
     },
   });
 
-  fastify.get(
-    '/redirect',
-    {
-      schema: {
-        operationId: 'redirect_to_random_book',
-        summary: 'Temporary redirect to a random current book',
-        description: 'A 307 to `/api/v1/books/{id}` of a book picked at random; 404 when there are no books.',
-        tags: ['monitoring'],
-        response: {
-          307: { description: 'Redirect to a random current book (Location: /api/v1/books/{id})', type: 'null' },
-          ...errorResponses.notFound,
-          ...errorResponses.methodNotAllowed,
-          ...errorResponses.databaseUnavailable,
+  // The redirect reveals a book's id, so AUTH_REQUIRED guards it as it guards the books routes
+  // (Books.Read); the routes above stay open for probes and monitoring.
+  await fastify.register(async (guarded) => {
+    guarded.addHook('onRoute', guarded.auth.routePolicy);
+    guarded.get(
+      '/redirect',
+      {
+        schema: {
+          operationId: 'redirect_to_random_book',
+          summary: 'Temporary redirect to a random current book',
+          description: 'A 307 to `/api/v1/books/{id}` of a book picked at random; 404 when there are no books.',
+          tags: ['monitoring'],
+          response: {
+            307: { description: 'Redirect to a random current book (Location: /api/v1/books/{id})', type: 'null' },
+            ...errorResponses.notFound,
+            ...errorResponses.methodNotAllowed,
+            ...errorResponses.databaseUnavailable,
+          },
         },
       },
-    },
-    async (_request, reply) => {
-      const book = await bookStore.randomBook();
-      if (book === undefined) throw noBooks();
-      return reply.redirect(`/api/v1/books/${book.id}`, 307);
-    },
-  );
+      async (_request, reply) => {
+        const book = await bookStore.randomBook();
+        if (book === undefined) throw noBooks();
+        return reply.redirect(`/api/v1/books/${book.id}`, 307);
+      },
+    );
+  });
 };
 
 export default monitoring;
