@@ -52,7 +52,7 @@ export interface paths {
         put?: never;
         /**
          * Log in with the OAuth 2.0 password grant and get a bearer token
-         * @description Checks the user name and password against the users file and answers a signed JWT that expires after 900 seconds. Failed logins are throttled per user name and per client.
+         * @description Checks the user name and password against the users file and answers a signed JWT that expires after 900 seconds. Failed logins are throttled per (user name, client), per client and per user name.
          */
         post: operations["login_token_post"];
         delete?: never;
@@ -563,7 +563,7 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
-            /** @description Too many failed logins for this user name or client (`Retry-After`) */
+            /** @description Too many failed logins for this user name, client or pair (`Retry-After`) */
             429: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];

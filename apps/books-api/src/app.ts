@@ -4,6 +4,7 @@ import fp from 'fastify-plugin';
 import type { Server } from 'node:http';
 import type { Config, ConnectionSettings } from './config.js';
 import { lazyChildLoggerFactory } from './lazy-child-logger.js';
+import { fastifyTrustProxy, type TrustedProxies } from './trust-proxy.js';
 import pino from 'pino';
 import { RequestCompletion } from './request-completion.js';
 import { beforeRoutingError, sendError } from './plugins/app/errors.js';
@@ -72,8 +73,11 @@ function serverOptions(
   logger: FastifyBaseLogger | undefined,
   connections: ConnectionSettings,
   completion: RequestCompletion,
+  trustedProxies: TrustedProxies = { kind: 'none' },
 ): FastifyHttpOptions<Server> {
   return {
+    // request.ip: the socket's address, or the client a trusted proxy names (TRUST_PROXY).
+    trustProxy: fastifyTrustProxy(trustedProxies) as FastifyHttpOptions<Server>['trustProxy'],
     // Always a logger, if need be a disabled one: without one Fastify would not report
     // finished requests to the log controller (see request-completion.ts).
     loggerInstance: logger ?? pino({ enabled: false }),
@@ -178,7 +182,7 @@ export default async function app(fastify: FastifyInstance, options: AppOptions 
 export async function buildApp(options: AppOptions & { logger?: FastifyBaseLogger }): Promise<FastifyInstance> {
   const completion = new RequestCompletion();
   const fastify = Fastify(
-    serverOptions(options.logger, options.config.connections, completion),
+    serverOptions(options.logger, options.config.connections, completion, options.config.trustProxy),
   ).withTypeProvider<TypeBoxTypeProvider>();
   await fastify.register(fp(app), { ...options, completion });
   await fastify.ready();

@@ -9,6 +9,7 @@
 
 import { parseSwitch, SWITCH_WORDS_HINT } from '@books/shared-rules';
 import type { TokenSigningSettings } from './auth/signing-keys.js';
+import { parseTrustedProxies } from './trust-proxy.js';
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -114,6 +115,32 @@ function readDatabase(env: Env) {
   return url === undefined ? undefined : { url, poolSize, statementTimeoutMs };
 }
 
+const trustedProxies: Parser<ReturnType<typeof parseTrustedProxies>> = (raw) => {
+  try {
+    return parseTrustedProxies(raw);
+  } catch (error) {
+    throw new InvalidValue((error as Error).message);
+  }
+};
+
+function readLoginThrottle(env: Env) {
+  const limit = (variable: string, fallback: number) => read(env, variable, integerInRange(1, 1_000_000), fallback);
+  const settings = {
+    maxFailuresPerUsername: limit('LOGIN_MAX_FAILURES_PER_USERNAME', 5),
+    maxFailuresPerClient: limit('LOGIN_MAX_FAILURES_PER_CLIENT', 20),
+    maxFailuresPerUsernameAllClients: limit('LOGIN_MAX_FAILURES_PER_USERNAME_ALL_CLIENTS', 100),
+    windowSeconds: read(env, 'LOGIN_FAILURE_WINDOW_SECONDS', integerInRange(1, 86_400), 300),
+  };
+  // At or below the per-address limit, one address could use up every client's attempts for a user.
+  if (settings.maxFailuresPerUsernameAllClients <= settings.maxFailuresPerUsername) {
+    throw new ConfigError(
+      'LOGIN_MAX_FAILURES_PER_USERNAME_ALL_CLIENTS',
+      `must be greater than LOGIN_MAX_FAILURES_PER_USERNAME (${settings.maxFailuresPerUsername}), or one client address could lock a user out everywhere`,
+    );
+  }
+  return settings;
+}
+
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
@@ -163,6 +190,8 @@ export function loadConfig(env: Env = process.env) {
     // The PostgreSQL store (docs/postgresql.md); unset: the in-memory store.
     database: readDatabase(env),
     connections: readConnectionSettings(env),
+    // Proxies whose X-Forwarded-For names the client (docs/security.md); none by default.
+    trustProxy: read(env, 'TRUST_PROXY', trustedProxies, { kind: 'none' }),
     // Token login (docs/authentication.md); files named here are read by plugins/app/authentication.ts at start.
     auth: {
       usersFile: read<string | undefined>(env, 'USERS_FILE', nonEmptyString, undefined),
@@ -173,11 +202,7 @@ export function loadConfig(env: Env = process.env) {
         audience: read(env, 'JWT_AUDIENCE', nonEmptyString, 'books-api'),
       },
       authRequired: read(env, 'AUTH_REQUIRED', strictSwitch, false),
-      loginThrottle: {
-        maxFailuresPerUsername: read(env, 'LOGIN_MAX_FAILURES_PER_USERNAME', integerInRange(1, 1_000_000), 5),
-        maxFailuresPerClient: read(env, 'LOGIN_MAX_FAILURES_PER_CLIENT', integerInRange(1, 1_000_000), 20),
-        windowSeconds: read(env, 'LOGIN_FAILURE_WINDOW_SECONDS', integerInRange(1, 86_400), 300),
-      },
+      loginThrottle: readLoginThrottle(env),
       passwordVerifications: {
         maxConcurrent: read(env, 'LOGIN_MAX_CONCURRENT_VERIFICATIONS', integerInRange(1, 1_000), 4),
         maxQueued: read(env, 'LOGIN_MAX_QUEUED_VERIFICATIONS', integerInRange(0, 100_000), 64),

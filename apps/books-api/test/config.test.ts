@@ -20,6 +20,37 @@ test("JWT_ISSUER and JWT_AUDIENCE name the API's own tokens, books-service and b
   });
 });
 
+test('the login throttle counts per (user name, client), per client and per user name over all clients', () => {
+  assert.deepEqual(loadConfig({}).auth.loginThrottle, {
+    maxFailuresPerUsername: 5,
+    maxFailuresPerClient: 20,
+    maxFailuresPerUsernameAllClients: 100,
+    windowSeconds: 300,
+  });
+  const set = loadConfig({
+    LOGIN_MAX_FAILURES_PER_USERNAME: '3',
+    LOGIN_MAX_FAILURES_PER_CLIENT: '9',
+    LOGIN_MAX_FAILURES_PER_USERNAME_ALL_CLIENTS: '40',
+    LOGIN_FAILURE_WINDOW_SECONDS: '60',
+  }).auth.loginThrottle;
+  assert.deepEqual(set, {
+    maxFailuresPerUsername: 3,
+    maxFailuresPerClient: 9,
+    maxFailuresPerUsernameAllClients: 40,
+    windowSeconds: 60,
+  });
+});
+
+test('TRUST_PROXY: unset trusts no proxy; a hop count, or addresses, CIDR ranges and range names', () => {
+  assert.deepEqual(loadConfig({}).trustProxy, { kind: 'none' });
+  assert.deepEqual(loadConfig({ TRUST_PROXY: '' }).trustProxy, { kind: 'none' });
+  assert.deepEqual(loadConfig({ TRUST_PROXY: ' 2 ' }).trustProxy, { kind: 'hops', hops: 2 });
+  assert.deepEqual(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 192.168.1.7,fd00::/8, ::1, loopback' }).trustProxy, {
+    kind: 'addresses',
+    addresses: ['10.0.0.0/8', '192.168.1.7', 'fd00::/8', '::1', 'loopback'],
+  });
+});
+
 test('RESPONSE_WRITE_BATCHING takes the switch words', () => {
   assert.equal(loadConfig({ RESPONSE_WRITE_BATCHING: 'off' }).responseWriteBatching, false);
   assert.equal(loadConfig({ RESPONSE_WRITE_BATCHING: 'No' }).responseWriteBatching, false);
@@ -53,6 +84,21 @@ test('a bad value throws an error naming the variable', () => {
     [{ SHUTDOWN_TIMEOUT_SECONDS: '' }, 'SHUTDOWN_TIMEOUT_SECONDS'],
     [{ RESPONSE_WRITE_BATCHING: 'perhaps' }, 'RESPONSE_WRITE_BATCHING'],
     [{ JWT_ISSUER: ' ' }, 'JWT_ISSUER'],
+    [{ LOGIN_MAX_FAILURES_PER_USERNAME_ALL_CLIENTS: '0' }, 'LOGIN_MAX_FAILURES_PER_USERNAME_ALL_CLIENTS'],
+    [{ LOGIN_MAX_FAILURES_PER_USERNAME_ALL_CLIENTS: '5' }, 'LOGIN_MAX_FAILURES_PER_USERNAME_ALL_CLIENTS'],
+    [
+      { LOGIN_MAX_FAILURES_PER_USERNAME: '50', LOGIN_MAX_FAILURES_PER_USERNAME_ALL_CLIENTS: '40' },
+      'LOGIN_MAX_FAILURES_PER_USERNAME_ALL_CLIENTS',
+    ],
+    [{ TRUST_PROXY: 'true' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: '*' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: '0' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: '11' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: '10.0.0.0/33' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: '10.0.0.1,,10.0.0.2' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: 'ingress.local' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: '10.0.0.1/8/2' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: 'fd00::/129' }, 'TRUST_PROXY'],
     [{ JWT_AUDIENCE: '' }, 'JWT_AUDIENCE'],
   ];
   for (const [env, variable] of cases) {

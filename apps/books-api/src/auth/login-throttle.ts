@@ -1,16 +1,47 @@
 export interface LoginThrottleSettings {
-  /** Failed logins allowed per user name within the window. */
+  /** Failed logins allowed per (user name, client address) within the window. */
   readonly maxFailuresPerUsername: number;
   /** Failed logins allowed per client address within the window. */
   readonly maxFailuresPerClient: number;
+  /**
+   * Failed logins allowed per user name over all clients within the window: a ceiling for a
+   * guessing campaign spread over many addresses, far above what one address may use, so one
+   * attacker address cannot lock the user out from another.
+   */
+  readonly maxFailuresPerUsernameAllClients: number;
   readonly windowSeconds: number;
 }
 
-/** Who is trying to log in: each is counted on its own. */
+/** Who is trying to log in: the pair, the client and the user name are each counted on their own. */
 export interface LoginAttemptKey {
   readonly username: string;
-  /** The client address (request.ip). */
+  /** The client address (request.ip: the socket's, or the forwarded one from a trusted proxy, TRUST_PROXY). */
   readonly client: string;
+}
+
+/** The counters one attempt touches. */
+export type ThrottleCounter = 'pair' | 'client' | 'user';
+
+/**
+ * The key of each counter an attempt touches, the same in every implementation. The user name
+ * is JSON-encoded, so no name (one with spaces or U+0000 included) can reach another's key; an
+ * address never contains a space.
+ */
+export function throttleKeys({ username, client }: LoginAttemptKey): Record<ThrottleCounter, string> {
+  const user = JSON.stringify(username);
+  return { pair: `pair:${client} ${user}`, client: `client:${client}`, user: `user:${user}` };
+}
+
+/** The limit of a counter. */
+export function throttleLimit(settings: LoginThrottleSettings, counter: ThrottleCounter): number {
+  switch (counter) {
+    case 'pair':
+      return settings.maxFailuresPerUsername;
+    case 'client':
+      return settings.maxFailuresPerClient;
+    case 'user':
+      return settings.maxFailuresPerUsernameAllClients;
+  }
 }
 
 export type LoginReservation =
@@ -25,8 +56,8 @@ export type LoginReservation =
  * attempts still being checked) count.
  *
  * Implementations must make `reserve` atomic across everything that shares the counters
- * (one process for the memory one, every replica for a database one): either both the user
- * name's and the client's count go up by one, or neither does.
+ * (one process for the memory one, every replica for a database one): either all three
+ * counts (pair, client, user name) go up by one, or none does.
  */
 export interface LoginThrottle {
   reserve(key: LoginAttemptKey): Promise<LoginReservation>;
@@ -99,25 +130,29 @@ export function createMemoryLoginThrottle(
   now: () => number = Date.now,
 ): LoginThrottle {
   const windowMs = settings.windowSeconds * 1000;
-  const usernames = new WindowCounters(settings.maxFailuresPerUsername, windowMs, TRACKED_KEYS_PER_KIND);
-  const clients = new WindowCounters(settings.maxFailuresPerClient, windowMs, TRACKED_KEYS_PER_KIND);
+  const counters = (['pair', 'client', 'user'] as const).map(
+    (counter) =>
+      [counter, new WindowCounters(throttleLimit(settings, counter), windowMs, TRACKED_KEYS_PER_KIND)] as const,
+  );
 
   return {
-    async reserve({ username, client }) {
+    async reserve(attempt) {
       const at = now();
-      const full = [usernames.isFull(username, at), clients.isFull(client, at)].filter((w) => w !== undefined);
+      const keys = throttleKeys(attempt);
+      const full = counters
+        .map(([counter, windows]) => windows.isFull(keys[counter], at))
+        .filter((w) => w !== undefined);
       if (full.length > 0) {
         const endsAt = Math.max(...full.map((window) => window.endsAt));
         return { granted: false, retryAfterSeconds: Math.max(1, Math.ceil((endsAt - at) / 1000)) };
       }
-      usernames.increment(username, at);
-      clients.increment(client, at);
+      for (const [counter, windows] of counters) windows.increment(keys[counter], at);
       return { granted: true };
     },
-    async release({ username, client }) {
+    async release(attempt) {
       const at = now();
-      usernames.decrement(username, at);
-      clients.decrement(client, at);
+      const keys = throttleKeys(attempt);
+      for (const [counter, windows] of counters) windows.decrement(keys[counter], at);
     },
   };
 }

@@ -1,7 +1,15 @@
 import type { Sql } from 'postgres';
 import { StoreUnavailableError } from '../store/book-store.js';
 import { unlessUnavailable } from '../store/postgres/database-errors.js';
-import type { LoginAttemptKey, LoginReservation, LoginThrottle, LoginThrottleSettings } from './login-throttle.js';
+import {
+  throttleKeys,
+  throttleLimit,
+  type LoginAttemptKey,
+  type LoginReservation,
+  type LoginThrottle,
+  type LoginThrottleSettings,
+  type ThrottleCounter,
+} from './login-throttle.js';
 
 /** About one reservation in this many also deletes windows that ended, so the table stays small. */
 const CLEANUP_ONE_IN = 100;
@@ -25,9 +33,8 @@ export function createPostgresLoginThrottle(
   options: PostgresLoginThrottleOptions,
 ): LoginThrottle {
   const random = options.random ?? Math.random;
-  const keysOf = ({ username, client }: LoginAttemptKey) => sql.array([`client:${client}`, `user:${username}`]);
-  const limitOf = (name: string) =>
-    name.startsWith('user:') ? settings.maxFailuresPerUsername : settings.maxFailuresPerClient;
+  const keysOf = (attempt: LoginAttemptKey) => sql.array(Object.values(throttleKeys(attempt)));
+  const limitOf = (key: string) => throttleLimit(settings, key.slice(0, key.indexOf(':')) as ThrottleCounter);
   const run = <T>(work: () => Promise<T>): Promise<T> => {
     if (!options.isReady()) throw new StoreUnavailableError();
     return unlessUnavailable(work);
@@ -38,8 +45,8 @@ export function createPostgresLoginThrottle(
       const keys = keysOf(key);
       return run(() =>
         sql.begin(async (tx): Promise<LoginReservation> => {
-          // Creates missing rows and restarts ended windows, locking both rows
-          // until commit, in key order ('client:' sorts before 'user:') so reservations never deadlock.
+          // Creates missing rows and restarts ended windows, locking the attempt's rows
+          // until commit, in key order, so reservations never deadlock.
           const rows = await tx<{ key: string; failures: number; seconds_left: number }[]>`
             insert into login_failures (key, failures, window_ends_at)
             select k, 0, now() + make_interval(secs => ${settings.windowSeconds}) from unnest(${keys}::text[]) as k order by k

@@ -97,7 +97,7 @@ export default async function tokenRoutes(app: FastifyInstance) {
         summary: 'Log in with the OAuth 2.0 password grant and get a bearer token',
         description:
           'Checks the user name and password against the users file and answers a signed JWT that ' +
-          'expires after 900 seconds. Failed logins are throttled per user name and per client.',
+          'expires after 900 seconds. Failed logins are throttled per (user name, client), per client and per user name.',
         tags: ['auth'],
         consumes: FORM_MEDIA_TYPES,
         body: LoginFormSchema,
@@ -114,7 +114,7 @@ export default async function tokenRoutes(app: FastifyInstance) {
           401: httpError('Incorrect credentials (`WWW-Authenticate: Bearer`)'),
           413: httpError('Form larger than the login form limit'),
           422: { ...Type.Ref('HTTPValidationError'), description: 'Validation Error' },
-          429: httpError('Too many failed logins for this user name or client (`Retry-After`)'),
+          429: httpError('Too many failed logins for this user name, client or pair (`Retry-After`)'),
           503: {
             ...httpError(
               'Token login is not configured (JWT_SECRET_KEY unset); or too many logins are being checked, or ' +

@@ -3,7 +3,12 @@ import { test } from 'node:test';
 import { buildTestApp, json } from '../helper.js';
 import { READER, WRITER, hs256Config, login } from './fixtures.js';
 
-const throttle = { maxFailuresPerUsername: 3, maxFailuresPerClient: 6, windowSeconds: 120 };
+const throttle = {
+  maxFailuresPerUsername: 3,
+  maxFailuresPerClient: 6,
+  maxFailuresPerUsernameAllClients: 8,
+  windowSeconds: 120,
+};
 
 function assertThrottled(response: { statusCode: number; body: string; headers: Record<string, unknown> }) {
   assert.equal(response.statusCode, 429, response.body);
@@ -15,20 +20,32 @@ function assertThrottled(response: { statusCode: number; body: string; headers: 
   assert.match(json(response).detail, /^Too many failed login attempts; try again in \d+ seconds$/);
 }
 
-test('POST /token answers 429 with Retry-After once one user name has used up its failed logins; other users still log in', async (t) => {
+test('POST /token answers 429 with Retry-After once a user name has used up its failed logins from one client; that user still logs in from another', async (t) => {
   const app = await buildTestApp(t, { config: await hs256Config(undefined, { loginThrottle: throttle }) });
+  const attacker = '192.0.2.66';
   for (let attempt = 1; attempt <= throttle.maxFailuresPerUsername; attempt += 1) {
-    // Each from its own client, so only the per-user-name limit can be reached.
-    assert.equal(
-      (await login(app, { username: READER.username, password: `guess-${attempt}` }, `10.0.0.${attempt}`)).statusCode,
-      401,
-    );
+    const response = await login(app, { username: READER.username, password: `guess-${attempt}` }, attacker);
+    assert.equal(response.statusCode, 401);
   }
-  assertThrottled(await login(app, { username: READER.username, password: 'guess-4' }, '10.0.0.9'));
+  assertThrottled(await login(app, { username: READER.username, password: 'guess-4' }, attacker));
   // Even the right password waits: otherwise guessing could go on and only the hit would get through.
-  assertThrottled(await login(app, { username: READER.username, password: READER.password }, '10.0.0.9'));
-  const other = await login(app, { username: WRITER.username, password: WRITER.password }, '10.0.0.1');
-  assert.equal(other.statusCode, 200, 'another user logs in from the same client');
+  assertThrottled(await login(app, { username: READER.username, password: READER.password }, attacker));
+  const elsewhere = await login(app, { username: READER.username, password: READER.password }, '198.51.100.9');
+  assert.equal(elsewhere.statusCode, 200, 'the same user logs in from another client');
+  const other = await login(app, { username: WRITER.username, password: WRITER.password }, attacker);
+  assert.equal(other.statusCode, 200, 'another user logs in from the attacking client');
+});
+
+test('POST /token answers 429 once a user name has used up its failed logins over all clients, from any client', async (t) => {
+  const app = await buildTestApp(t, { config: await hs256Config(undefined, { loginThrottle: throttle }) });
+  for (let attempt = 1; attempt <= throttle.maxFailuresPerUsernameAllClients; attempt += 1) {
+    // Each from its own client, so only the all-clients limit can be reached.
+    const response = await login(app, { username: READER.username, password: `guess-${attempt}` }, `10.0.0.${attempt}`);
+    assert.equal(response.statusCode, 401);
+  }
+  assertThrottled(await login(app, { username: READER.username, password: READER.password }, '10.0.0.200'));
+  const other = await login(app, { username: WRITER.username, password: WRITER.password }, '10.0.0.200');
+  assert.equal(other.statusCode, 200, 'another user logs in');
 });
 
 test('POST /token answers 429 once one client has used up its failed logins; other clients still log in', async (t) => {
@@ -81,7 +98,7 @@ test('POST /token gives a parallel burst from one client no more password checks
   for (const response of responses.filter(({ statusCode }) => statusCode === 429)) assertThrottled(response);
 });
 
-test('POST /token gives a parallel burst against one user name no more password checks than the user name limit', async (t) => {
+test('POST /token gives a parallel burst against one user name from many clients no more password checks than the all-clients limit', async (t) => {
   const app = await buildTestApp(t, { config: await hs256Config(undefined, { loginThrottle: throttle }) });
   const responses = await burst(
     app,
@@ -90,15 +107,34 @@ test('POST /token gives a parallel burst against one user name no more password 
     (index) => `10.1.${index}.1`,
   );
   assert.deepEqual(statusCounts(responses), {
+    401: throttle.maxFailuresPerUsernameAllClients,
+    429: 50 - throttle.maxFailuresPerUsernameAllClients,
+  });
+});
+
+test('POST /token gives a parallel burst against one user name from one client no more password checks than the per-user-name limit', async (t) => {
+  const app = await buildTestApp(t, { config: await hs256Config(undefined, { loginThrottle: throttle }) });
+  const responses = await burst(
+    app,
+    30,
+    (index) => ({ username: READER.username, password: `guess-${index}` }),
+    () => '192.0.2.77',
+  );
+  assert.deepEqual(statusCounts(responses), {
     401: throttle.maxFailuresPerUsername,
-    429: 50 - throttle.maxFailuresPerUsername,
+    429: 30 - throttle.maxFailuresPerUsername,
   });
 });
 
 test('POST /token answers 503 with Retry-After when more logins wait for a password check than the queue holds', async (t) => {
   const app = await buildTestApp(t, {
     config: await hs256Config(undefined, {
-      loginThrottle: { maxFailuresPerUsername: 1_000, maxFailuresPerClient: 1_000, windowSeconds: 60 },
+      loginThrottle: {
+        maxFailuresPerUsername: 1_000,
+        maxFailuresPerClient: 1_000,
+        maxFailuresPerUsernameAllClients: 2_000,
+        windowSeconds: 60,
+      },
       passwordVerifications: { maxConcurrent: 1, maxQueued: 1 },
     }),
   });

@@ -4,9 +4,14 @@ import { createPostgresLoginThrottle } from '../../src/auth/postgres-login-throt
 import { connect } from '../../src/store/postgres/connection.js';
 import { freshDatabase, freshPostgresStore } from '../postgres.js';
 
-const settings = { maxFailuresPerUsername: 5, maxFailuresPerClient: 8, windowSeconds: 120 };
+const settings = {
+  maxFailuresPerUsername: 3,
+  maxFailuresPerClient: 8,
+  maxFailuresPerUsernameAllClients: 5,
+  windowSeconds: 120,
+};
 
-test('two replicas reserving failed logins at once share exact limits per user name and per client', async (t) => {
+test('two replicas reserving failed logins at once share exact limits per user name, per client and per pair', async (t) => {
   const database = await freshDatabase(t);
   await freshPostgresStore(t, database); // applies the migrations
   const replicas = [connect({ ...database, poolSize: 5 }), connect({ ...database, poolSize: 5 })];
@@ -16,7 +21,7 @@ test('two replicas reserving failed logins at once share exact limits per user n
   const sameUser = await Promise.all(
     Array.from({ length: 40 }, (_, i) => (i % 2 ? a! : b!).reserve({ username: 'alice', client: `10.0.0.${i}` })),
   );
-  assert.equal(sameUser.filter((r) => r.granted).length, settings.maxFailuresPerUsername);
+  assert.equal(sameUser.filter((r) => r.granted).length, settings.maxFailuresPerUsernameAllClients);
   const refused = sameUser.find((r) => !r.granted);
   assert.ok(refused && !refused.granted && refused.retryAfterSeconds > 0 && refused.retryAfterSeconds <= 120);
 
@@ -25,8 +30,30 @@ test('two replicas reserving failed logins at once share exact limits per user n
   );
   assert.equal(sameClient.filter((r) => r.granted).length, settings.maxFailuresPerClient);
 
+  const samePair = await Promise.all(
+    Array.from({ length: 20 }, (_, i) => (i % 2 ? a! : b!).reserve({ username: 'bob', client: '198.51.100.1' })),
+  );
+  assert.equal(samePair.filter((r) => r.granted).length, settings.maxFailuresPerUsername);
+  assert.equal((await a!.reserve({ username: 'bob', client: '198.51.100.2' })).granted, true, 'bob from elsewhere');
+
   // A released reservation (a successful login) gives its slot back, on any replica.
   await a!.release({ username: 'alice', client: '10.0.0.1' });
   assert.equal((await b!.reserve({ username: 'alice', client: '10.0.0.99' })).granted, true);
   assert.equal((await b!.reserve({ username: 'alice', client: '10.0.0.98' })).granted, false);
+});
+
+test('user names with spaces or U+0000 are counted on their own keys, never on those of another name', async (t) => {
+  const database = await freshDatabase(t);
+  await freshPostgresStore(t, database);
+  const sql = connect({ ...database, poolSize: 2 });
+  t.after(() => sql.end());
+  const throttle = createPostgresLoginThrottle(sql, settings, { isReady: () => true });
+  const client = '203.0.113.1';
+  for (let i = 0; i < settings.maxFailuresPerUsername; i += 1) {
+    assert.equal((await throttle.reserve({ username: 'a\u0000 b', client })).granted, true);
+  }
+  assert.equal((await throttle.reserve({ username: 'a\u0000 b', client })).granted, false);
+  for (const other of ['a', 'a b', 'a\u0000', '"a\\u0000 b"']) {
+    assert.equal((await throttle.reserve({ username: other, client })).granted, true, JSON.stringify(other));
+  }
 });

@@ -190,7 +190,12 @@ describe('every status and header the server answers is in its OpenAPI document'
 
   test('token login and the protected list: 200, 401, 403, 413, 422, 429', async (t) => {
     const config = await hs256Config(undefined, {
-      loginThrottle: { maxFailuresPerUsername: 1, maxFailuresPerClient: 100, windowSeconds: 60 },
+      loginThrottle: {
+        maxFailuresPerUsername: 1,
+        maxFailuresPerClient: 100,
+        maxFailuresPerUsernameAllClients: 100,
+        windowSeconds: 60,
+      },
     });
     await check(t, config, async (app) => {
       const reader = await tokenFor(app, READER);
@@ -276,7 +281,12 @@ describe('every status and header the server answers is in its OpenAPI document'
 
   test('POST /token with more logins waiting than the queue holds: a documented 503 with Retry-After', async (t) => {
     const config = await hs256Config(undefined, {
-      loginThrottle: { maxFailuresPerUsername: 1_000, maxFailuresPerClient: 1_000, windowSeconds: 60 },
+      loginThrottle: {
+        maxFailuresPerUsername: 1_000,
+        maxFailuresPerClient: 1_000,
+        maxFailuresPerUsernameAllClients: 2_000,
+        windowSeconds: 60,
+      },
       passwordVerifications: { maxConcurrent: 1, maxQueued: 1 },
     });
     const app = await buildTestApp(t, { config });
