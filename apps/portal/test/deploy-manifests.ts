@@ -36,3 +36,53 @@ export function findManifest(manifests: readonly Manifest[], kind: string, name:
   if (!found) throw new Error(`${kind}/${name} is missing from the manifests`);
   return found;
 }
+
+export interface Probe {
+  httpGet?: { path: string; port: string };
+  exec?: { command: string[] };
+  tcpSocket?: { port: string };
+}
+
+export interface Container {
+  name: string;
+  image: string;
+  ports?: { name: string; containerPort: number }[];
+  readinessProbe?: Probe;
+  livenessProbe?: Probe;
+  resources?: { requests?: Record<string, string>; limits?: Record<string, string> };
+  securityContext?: Record<string, unknown>;
+  volumeMounts?: { name: string; mountPath: string; readOnly?: boolean }[];
+  env?: { name: string; value?: string; valueFrom?: { secretKeyRef?: { name: string; key: string } } }[];
+}
+
+export interface PodSpec {
+  serviceAccountName?: string;
+  automountServiceAccountToken?: boolean;
+  securityContext?: Record<string, unknown>;
+  containers: Container[];
+  volumes?: {
+    name: string;
+    emptyDir?: Record<string, unknown>;
+    secret?: { secretName: string };
+    configMap?: { name: string };
+  }[];
+}
+
+export interface WorkloadSpec {
+  replicas?: number;
+  serviceName?: string;
+  template: { metadata: { labels: Record<string, string> }; spec: PodSpec };
+  volumeClaimTemplates?: { metadata: { name: string } }[];
+}
+
+export const workloadSpec = (workload: Manifest): WorkloadSpec => workload['spec'] as WorkloadSpec;
+
+export const podSpec = (workload: Manifest): PodSpec => workloadSpec(workload).template.spec;
+
+export const envOf = (workload: Manifest, container: string) =>
+  new Map(
+    (podSpec(workload).containers.find((c) => c.name === container)?.env ?? []).map((variable) => [
+      variable.name,
+      variable,
+    ]),
+  );

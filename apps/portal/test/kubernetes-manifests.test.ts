@@ -1,6 +1,7 @@
 /**
  * The deployment manifests as a cluster would receive them: every file kustomization.yaml lists,
- * parsed. RBAC is compared with the table of calls the portal's cluster client makes.
+ * parsed. RBAC is compared with the table of calls the portal's cluster client makes. What
+ * `kubectl kustomize` builds from them is checked in the system suite (system/kubectl-kustomize.test.ts).
  */
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -11,9 +12,9 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { CLUSTER_CALLS } from '../src/server/kubernetes/cluster-calls';
+import { envOf, podSpec, workloadSpec } from './deploy-manifests';
 
 const deployDir = fileURLToPath(new URL('../../../deploy/kubernetes/', import.meta.url));
-const memoryOverlayDir = fileURLToPath(new URL('../../../deploy/kubernetes-memory/', import.meta.url));
 const run = promisify(execFile);
 
 interface Manifest {
@@ -36,75 +37,17 @@ function loadManifests(): Manifest[] {
 }
 
 const manifests = loadManifests();
-const kustomizationFile = parseAllDocuments(readFileSync(`${deployDir}kustomization.yaml`, 'utf8'))[0]?.toJS() as {
-  images?: { name: string; newName: string; newTag: string }[];
-};
 const find = (kind: string, name: string): Manifest => {
   const found = manifests.find((m) => m.kind === kind && m.metadata.name === name);
   if (!found) throw new Error(`${kind}/${name} is missing from deploy/kubernetes`);
   return found;
 };
 
-interface Probe {
-  httpGet?: { path: string; port: string };
-  exec?: { command: string[] };
-  tcpSocket?: { port: string };
-}
-
-interface Container {
-  name: string;
-  image: string;
-  ports?: { name: string; containerPort: number }[];
-  readinessProbe?: Probe;
-  livenessProbe?: Probe;
-  resources?: { requests?: Record<string, string>; limits?: Record<string, string> };
-  securityContext?: Record<string, unknown>;
-  volumeMounts?: { name: string; mountPath: string; readOnly?: boolean }[];
-  env?: { name: string; value?: string; valueFrom?: { secretKeyRef?: { name: string; key: string } } }[];
-}
-
-interface PodSpec {
-  serviceAccountName?: string;
-  automountServiceAccountToken?: boolean;
-  securityContext?: Record<string, unknown>;
-  containers: Container[];
-  volumes?: {
-    name: string;
-    emptyDir?: Record<string, unknown>;
-    secret?: { secretName: string };
-    configMap?: { name: string };
-  }[];
-}
-
-interface WorkloadSpec {
-  replicas?: number;
-  serviceName?: string;
-  template: { metadata: { labels: Record<string, string> }; spec: PodSpec };
-  volumeClaimTemplates?: { metadata: { name: string } }[];
-}
-
 const deployments = manifests.filter((m) => m.kind === 'Deployment');
 /** What runs pods: the two apps' Deployments, the demo PostgreSQL's StatefulSet and its init Job. */
 const workloads = manifests.filter((m) => ['Deployment', 'StatefulSet', 'Job'].includes(m.kind));
 /** What runs pods that serve, and so needs probes. */
 const servers = workloads.filter((m) => m.kind !== 'Job');
-const workloadSpec = (workload: Manifest): WorkloadSpec => workload['spec'] as WorkloadSpec;
-const podSpec = (workload: Manifest): PodSpec => workloadSpec(workload).template.spec;
-const envOf = (workload: Manifest, container: string) =>
-  new Map(
-    (podSpec(workload).containers.find((c) => c.name === container)?.env ?? []).map((variable) => [
-      variable.name,
-      variable,
-    ]),
-  );
-
-/** A folder's manifests as kubectl itself builds them (`kubectl kustomize`, offline). */
-async function kustomize(dir: string): Promise<Manifest[]> {
-  const { stdout } = await run('kubectl', ['kustomize', dir]);
-  return parseAllDocuments(stdout).map((doc) => doc.toJS() as Manifest);
-}
-
-const identity = (m: Manifest) => `${m.kind}/${m.metadata.namespace ?? ''}/${m.metadata.name}`;
 
 /** Exit code of a probe's exec command run here, with the container's PORT pointing at `port`. */
 async function runProbe(command: string[], port: number): Promise<number> {
@@ -310,72 +253,6 @@ describe('Kubernetes manifests', () => {
       expect(await runProbe(liveness, port), 'nothing listening').not.toBe(0);
     } finally {
       server.close();
-    }
-  }, 60_000);
-
-  it('build with kubectl kustomize to exactly the files the kustomization lists, images from its images: block', async () => {
-    const built = await kustomize(deployDir);
-    expect(built.map(identity).sort()).toEqual(manifests.map(identity).sort());
-    const images = new Map(
-      (kustomizationFile.images ?? []).map((image) => [image.name, `${image.newName}:${image.newTag}`]),
-    );
-    const byIdentity = new Map(manifests.map((m) => [identity(m), m]));
-    for (const manifest of built) {
-      const expected = structuredClone(byIdentity.get(identity(manifest)));
-      if (expected && ['Deployment', 'StatefulSet', 'Job'].includes(expected.kind)) {
-        for (const container of podSpec(expected).containers) {
-          container.image = images.get(container.image.split(':')[0] ?? '') ?? container.image;
-        }
-      }
-      expect(manifest, identity(manifest)).toEqual(expected);
-    }
-  }, 60_000);
-
-  it('render NetworkPolicies, AUTH_REQUIRED, the database-init Job and non-superuser roles', async () => {
-    const built = await kustomize(deployDir);
-    const kinds = (kind: string) => built.filter((m) => m.kind === kind).map((m) => m.metadata.name);
-    expect(kinds('NetworkPolicy')).toContain('default-deny');
-    expect(kinds('NetworkPolicy').length).toBeGreaterThan(1);
-    expect(kinds('Job')).toEqual(['books-database-init']);
-    expect(kinds('Ingress')).toEqual(['books-service']);
-    const api = built.find((m) => m.kind === 'Deployment' && m.metadata.name === 'books-api');
-    expect(api && envOf(api, 'books-api').get('AUTH_REQUIRED')?.value).toBe('true');
-    const script = (
-      built.find((m) => m.kind === 'ConfigMap' && m.metadata.name === 'books-database-init')?.['data'] as
-        Record<string, string> | undefined
-    )?.['init-databases.sh'];
-    for (const role of ['books_api', 'portal']) {
-      expect(script).toMatch(new RegExp(`ALTER ROLE ${role} WITH LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE`));
-    }
-    for (const deployment of built.filter((m) => m.kind === 'Deployment')) {
-      for (const container of podSpec(deployment).containers) expect(container.image).toMatch(/^[\w.-]+\/.+:[\w.-]+$/);
-    }
-  }, 60_000);
-
-  it('keep the in-memory variant at one replica of each app, with no PostgreSQL anywhere, and otherwise the same', async () => {
-    const memory = await kustomize(memoryOverlayDir);
-    const base = await kustomize(deployDir);
-    const rendered = JSON.stringify(memory);
-    expect(rendered).not.toMatch(/postgres/i);
-    expect(rendered).not.toMatch(/DATABASE_URL/);
-    const apps = memory.filter((m) => m.kind === 'Deployment');
-    expect(apps.map((m) => [m.metadata.name, workloadSpec(m).replicas])).toEqual([
-      ['books-api', 1],
-      ['books-portal', 1],
-    ]);
-    // Everything that stays (probes, security, the rest of each app's settings, the network policies
-    // but those to PostgreSQL) is the PostgreSQL variant's, untouched.
-    const baseByIdentity = new Map(base.map((m) => [identity(m), m]));
-    for (const manifest of memory) {
-      const expected = structuredClone(baseByIdentity.get(identity(manifest))) as Manifest & { spec: WorkloadSpec };
-      expect(expected, identity(manifest)).toBeDefined();
-      if (manifest.kind === 'Deployment') {
-        expected.spec.replicas = 1;
-        for (const container of expected.spec.template.spec.containers) {
-          container.env = container.env?.filter((variable) => !variable.name.endsWith('DATABASE_URL'));
-        }
-      }
-      expect(manifest, identity(manifest)).toEqual(expected);
     }
   }, 60_000);
 });

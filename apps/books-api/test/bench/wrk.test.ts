@@ -1,16 +1,8 @@
 import assert from 'node:assert/strict';
-import { once } from 'node:events';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { test } from 'node:test';
-import {
-  parseChildrenTimes,
-  parseWrkOutput,
-  runWrk,
-  wrkCannotSend,
-  wrkScript,
-  wrkTimeToMs,
-} from '../../bench/lib/wrk.js';
+import { parseChildrenTimes, parseWrkOutput, wrkCannotSend, wrkScript, wrkTimeToMs } from '../../bench/lib/wrk.js';
+
+// runWrk itself drives the wrk program: system/wrk-run.test.ts.
 
 // wrk 4.1's report for a fast route: latencies in us and ms, no failures (no Socket errors or
 // Non-2xx lines), then the `times` of the shell that ran it.
@@ -103,42 +95,4 @@ test('wrkScript: none for a plain GET; method and body verbatim in a Lua long st
   );
   assert.ok(wrkCannotSend({ method: 'HEAD', path: '/api/status' }));
   assert.equal(wrkCannotSend({ method: 'POST', path: '/api/v1/books', body: '{}' }), undefined);
-});
-
-test('runWrk: sends the method, body and content type, and stops after `amount` answers', async () => {
-  const seen = new Set<string>();
-  let answered = 0;
-  const server = createServer((req, res) => {
-    let body = '';
-    req.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
-    req.on('end', () => {
-      seen.add(`${req.method} ${req.url} ${req.headers['content-type']} ${body}`);
-      answered += 1;
-      res.writeHead(answered % 2 === 0 ? 201 : 422, { 'content-length': '2' }).end('{}');
-    });
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  try {
-    const { port } = server.address() as AddressInfo;
-    const result = await runWrk(
-      {
-        port,
-        request: { method: 'POST', path: '/api/v1/books', body: '{"title":"T"}' },
-        connections: 2,
-        duration: 1,
-        amount: 50,
-      },
-      undefined,
-    );
-    assert.deepEqual([...seen], ['POST /api/v1/books application/json {"title":"T"}']);
-    // The thread stops after 50 answers; a request or two may still have been in flight.
-    assert.ok(result.requests >= 50 && result.requests <= 52, `requests ${result.requests}`);
-    assert.ok(result.non2xx >= 24 && result.non2xx <= 27, `non2xx ${result.non2xx}`);
-    assert.equal(result.errors, 0);
-    assert.ok(result.p50 > 0 && result.p99 >= result.p50);
-    assert.equal(typeof result.loadgenCpu, 'number');
-  } finally {
-    server.close();
-  }
 });

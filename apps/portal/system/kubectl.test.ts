@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, startTestCluster, type TestCluster } from './kubernetes-harness';
+import { eventually, startTestCluster, type TestCluster } from '../test/kubernetes-harness';
 
 const KUBECTL_TIMEOUT_MS = 60_000;
 

@@ -1,0 +1,99 @@
+/**
+ * The deployment manifests as kubectl itself builds them (`kubectl kustomize`, offline; .ci/run
+ * installs kubectl before this suite): exactly the files the kustomization lists with the images
+ * of its images: block, what the manifests render to, and the in-memory overlay.
+ */
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { parseAllDocuments } from 'yaml';
+import {
+  DEPLOY_DIR,
+  envOf,
+  kustomization,
+  loadManifests,
+  MEMORY_DEPLOY_DIR,
+  podSpec,
+  workloadSpec,
+  type Manifest,
+  type WorkloadSpec,
+} from '../test/deploy-manifests';
+
+const run = promisify(execFile);
+const manifests = loadManifests();
+
+/** A folder's manifests as kubectl itself builds them (`kubectl kustomize`, offline). */
+async function kustomize(dir: string): Promise<Manifest[]> {
+  const { stdout } = await run('kubectl', ['kustomize', dir]);
+  return parseAllDocuments(stdout).map((doc) => doc.toJS() as Manifest);
+}
+
+const identity = (m: Manifest) => `${m.kind}/${m.metadata.namespace ?? ''}/${m.metadata.name}`;
+
+describe('Kubernetes manifests built by kubectl kustomize', () => {
+  it('build with kubectl kustomize to exactly the files the kustomization lists, images from its images: block', async () => {
+    const built = await kustomize(DEPLOY_DIR);
+    expect(built.map(identity).sort()).toEqual(manifests.map(identity).sort());
+    const images = new Map(
+      (kustomization().images ?? []).map((image) => [image.name, `${image.newName}:${image.newTag}`]),
+    );
+    const byIdentity = new Map(manifests.map((m) => [identity(m), m]));
+    for (const manifest of built) {
+      const expected = structuredClone(byIdentity.get(identity(manifest)));
+      if (expected && ['Deployment', 'StatefulSet', 'Job'].includes(expected.kind)) {
+        for (const container of podSpec(expected).containers) {
+          container.image = images.get(container.image.split(':')[0] ?? '') ?? container.image;
+        }
+      }
+      expect(manifest, identity(manifest)).toEqual(expected);
+    }
+  }, 60_000);
+
+  it('render NetworkPolicies, AUTH_REQUIRED, the database-init Job and non-superuser roles', async () => {
+    const built = await kustomize(DEPLOY_DIR);
+    const kinds = (kind: string) => built.filter((m) => m.kind === kind).map((m) => m.metadata.name);
+    expect(kinds('NetworkPolicy')).toContain('default-deny');
+    expect(kinds('NetworkPolicy').length).toBeGreaterThan(1);
+    expect(kinds('Job')).toEqual(['books-database-init']);
+    expect(kinds('Ingress')).toEqual(['books-service']);
+    const api = built.find((m) => m.kind === 'Deployment' && m.metadata.name === 'books-api');
+    expect(api && envOf(api, 'books-api').get('AUTH_REQUIRED')?.value).toBe('true');
+    const script = (
+      built.find((m) => m.kind === 'ConfigMap' && m.metadata.name === 'books-database-init')?.['data'] as
+        Record<string, string> | undefined
+    )?.['init-databases.sh'];
+    for (const role of ['books_api', 'portal']) {
+      expect(script).toMatch(new RegExp(`ALTER ROLE ${role} WITH LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE`));
+    }
+    for (const deployment of built.filter((m) => m.kind === 'Deployment')) {
+      for (const container of podSpec(deployment).containers) expect(container.image).toMatch(/^[\w.-]+\/.+:[\w.-]+$/);
+    }
+  }, 60_000);
+
+  it('keep the in-memory variant at one replica of each app, with no PostgreSQL anywhere, and otherwise the same', async () => {
+    const memory = await kustomize(MEMORY_DEPLOY_DIR);
+    const base = await kustomize(DEPLOY_DIR);
+    const rendered = JSON.stringify(memory);
+    expect(rendered).not.toMatch(/postgres/i);
+    expect(rendered).not.toMatch(/DATABASE_URL/);
+    const apps = memory.filter((m) => m.kind === 'Deployment');
+    expect(apps.map((m) => [m.metadata.name, workloadSpec(m).replicas])).toEqual([
+      ['books-api', 1],
+      ['books-portal', 1],
+    ]);
+    // Everything that stays (probes, security, the rest of each app's settings, the network policies
+    // but those to PostgreSQL) is the PostgreSQL variant's, untouched.
+    const baseByIdentity = new Map(base.map((m) => [identity(m), m]));
+    for (const manifest of memory) {
+      const expected = structuredClone(baseByIdentity.get(identity(manifest))) as Manifest & { spec: WorkloadSpec };
+      expect(expected, identity(manifest)).toBeDefined();
+      if (manifest.kind === 'Deployment') {
+        expected.spec.replicas = 1;
+        for (const container of expected.spec.template.spec.containers) {
+          container.env = container.env?.filter((variable) => !variable.name.endsWith('DATABASE_URL'));
+        }
+      }
+      expect(manifest, identity(manifest)).toEqual(expected);
+    }
+  }, 60_000);
+});
