@@ -57,6 +57,13 @@ test('the server starts with a valid users file and secret (control for the refu
   assert.match(output, /token login ready/);
 });
 
+test('without JWT_SECRET_KEY the start-up log says token login is not configured, never that it is ready', async () => {
+  const { output } = await startServer({ USERS_FILE: await usersFile() });
+  assert.match(output, /Server listening/);
+  assert.match(output, /token login not configured/);
+  assert.doesNotMatch(output, /token login ready/);
+});
+
 test('the server refuses a JWT_SECRET_KEY shorter than 32 bytes and says why', async () => {
   await assertRefusesToStart({ JWT_SECRET_KEY: 'x'.repeat(31) }, /JWT_SECRET_KEY/, /at least 32 bytes/);
   const { output } = await startServer({ JWT_SECRET_KEY: 'short-secret-value' });

@@ -86,7 +86,7 @@ async function createAuthService(settings: AuthSettings, log: FastifyBaseLogger)
       tokenLogin: tokens !== null,
       authRequired: settings.authRequired,
     },
-    'token login ready',
+    tokens === null ? 'token login not configured: POST /token answers 503 (set JWT_SECRET_KEY)' : 'token login ready',
   );
 
   /** Verifies the `Authorization` header; throws the contract's 401. No store lookup. */
