@@ -3,6 +3,7 @@ import { NextResponse } from 'next/server';
 import { loadConfig } from '../config';
 import { errorResponse } from '../http/error-response';
 import { requestIdOf } from '../http/request-context';
+import { logger } from '../log/logger';
 import { PlatformUnavailableError } from '../platform/errors';
 import { assertSameOrigin } from '../http/same-origin';
 import type { AuthConfig } from './auth-config';
@@ -45,14 +46,9 @@ function redirect(auth: OidcAuth, location: string | URL): NextResponse {
   return NextResponse.redirect(new URL(location, auth.oidc.publicUrl), { status: 303, headers: NO_STORE });
 }
 
-function logFailure(msg: string, error: unknown): void {
-  console.error(
-    JSON.stringify({
-      level: 'warn',
-      msg,
-      error: error instanceof Error ? { name: error.name, message: error.message } : String(error),
-    }),
-  );
+/** A sign-in step the provider failed: a warning in the portal's log, with the request id that the error answer carries. */
+function logFailure(msg: string, error: unknown, request: Request): void {
+  logger().warn({ err: error, requestId: requestIdOf(request) }, msg);
 }
 
 /**
@@ -83,7 +79,7 @@ export async function signIn(request: Request): Promise<Response> {
   try {
     started = await beginSignIn(auth.oidc, returnTo);
   } catch (error) {
-    logFailure('sign-in provider unreachable', error);
+    logFailure('sign-in provider unreachable', error, request);
     return errorResponse(
       new PlatformUnavailableError('The sign-in provider cannot be reached; try again in a moment'),
       requestIdOf(request),
@@ -129,7 +125,7 @@ export async function signInCallback(request: Request): Promise<Response> {
   try {
     signedIn = await completeSignIn(auth.oidc, auth.roles, query, transaction);
   } catch (error) {
-    logFailure('sign-in callback refused', error);
+    logFailure('sign-in callback refused', error, request);
     return failed(new URLSearchParams(query).get('error') === 'access_denied' ? 'denied' : 'provider');
   }
   const session = await startSession(auth.session, signedIn.principal, signedIn.idToken);
@@ -155,7 +151,7 @@ export async function signOut(request: Request): Promise<Response> {
     location = (await endSessionUrl(auth.oidc, ended?.idToken)) ?? SIGNED_OUT_PATH;
   } catch (error) {
     // The local session is over either way; the provider's own sign-out is best effort.
-    logFailure('provider sign-out unavailable', error);
+    logFailure('provider sign-out unavailable', error, request);
   }
   const response = redirect(auth, location);
   clearCookie(response, auth, name);

@@ -79,6 +79,34 @@ describe('the sign-in route without a session', () => {
     expect(response.status).toBe(503);
     expect(await response.json()).toMatchObject({ error: expect.stringMatching(/sign-in provider cannot be reached/) });
   });
+
+  it('logs an unreachable provider as a warning through the portal logger, with the request id', async () => {
+    const consoleError = vi.spyOn(console, 'error');
+    const lines: Record<string, unknown>[] = [];
+    const write = process.stdout.write.bind(process.stdout);
+    vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array, ...rest: unknown[]) => {
+      const text = typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
+      if (!text.startsWith('{"level"')) return write(chunk, ...(rest as []));
+      for (const line of text.split('\n').filter(Boolean)) lines.push(JSON.parse(line) as Record<string, unknown>);
+      return true;
+    });
+    try {
+      const response = await signIn('/api/auth/signin?returnTo=%2Fresources', { 'x-request-id': 'sign-in-log-1' });
+      expect(response.status).toBe(503);
+    } finally {
+      vi.restoreAllMocks();
+    }
+    expect(consoleError).not.toHaveBeenCalled();
+    expect(lines).toContainEqual(
+      expect.objectContaining({
+        level: 40,
+        app: 'portal',
+        msg: 'sign-in provider unreachable',
+        requestId: 'sign-in-log-1',
+        err: expect.objectContaining({ message: expect.any(String) }),
+      }),
+    );
+  });
 });
 
 describe('sign-out', () => {
