@@ -12,6 +12,7 @@ import {
   RETRY_AFTER_SECONDS,
 } from '../../src/plugins/app/chaos.js';
 import { buildTestApp, json } from '../helper.js';
+import { exchange, listeningApp } from '../raw-http.js';
 import { scrape, sumOf } from './metrics-scrape.js';
 
 const CLEAN_CODE = '3fa85f64-5717-4562-b3fc-2c963f66afa6';
@@ -162,24 +163,43 @@ describe('chaos mode on', () => {
     }
   });
 
-  test("a sign, leading zeros, surrounding whitespace, underscores and Unicode digits are read as Python's int() reads them", async (t) => {
+  test("a sign, leading zeros, surrounding whitespace and underscores are read as Python's int() reads them", async (t) => {
     const app = await chaosApp(t);
-    for (const value of [
-      '+503',
-      '0503',
-      ' 503',
-      '503 ',
-      '\t503\t',
-      '5_03',
-      '0_5_0_3',
-      '\u00a0503\u3000',
-      '٥٠٣',
-      '５０３',
-    ]) {
+    for (const value of ['+503', '0503', ' 503', '503 ', '\t503\t', '5_03', '0_5_0_3', '\u00a0503\u00a0']) {
       const response = await app.inject(withForce({ method: 'GET', url: '/api/v1/books' }, value));
       assert.equal(response.statusCode, 503, JSON.stringify(value));
       assert.deepEqual(json(response), { detail: 'Simulated error 503' });
     }
+  });
+
+  test('over HTTP the header is Latin-1 bytes, as FastAPI reads it: digits other than ASCII are not an integer', async (t) => {
+    const { port } = await listeningApp(t, { config: { chaosHeadersEnabled: true } });
+    const answer = async (value: Buffer) => {
+      const request = Buffer.concat([
+        Buffer.from('GET /api/v1/books HTTP/1.1\r\nHost: books.test\r\nConnection: close\r\nX-Force-Error: ', 'latin1'),
+        value,
+        Buffer.from('\r\n\r\n', 'latin1'),
+      ]);
+      const [response] = await exchange(port, request);
+      return { status: response!.status, body: JSON.parse(response!.body) as unknown };
+    };
+    // ٥٠٣ and ５０３ (Arabic-Indic and full-width 503) in UTF-8: read as Latin-1 they are no digits.
+    for (const text of ['٥٠٣', '５０３']) {
+      assert.deepEqual(
+        await answer(Buffer.from(text, 'utf8')),
+        { status: 400, body: { detail: NOT_AN_INTEGER_DETAIL } },
+        text,
+      );
+    }
+    // A no-break space is one Latin-1 byte, and whitespace to Python's int().
+    assert.deepEqual(await answer(Buffer.from('\u00a0503', 'latin1')), {
+      status: 503,
+      body: { detail: 'Simulated error 503' },
+    });
+    assert.deepEqual(await answer(Buffer.from('+5_03', 'latin1')), {
+      status: 503,
+      body: { detail: 'Simulated error 503' },
+    });
   });
 
   test('a books request without the header is served normally', async (t) => {
