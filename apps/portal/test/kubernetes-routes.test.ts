@@ -232,12 +232,14 @@ describe('platform API on a Kubernetes cluster', () => {
     expect(cluster.standIn.accounts().some((a) => a.metadata.name === 'stdenied01')).toBe(false);
   });
 
-  it('POST refuses a resource group that exists but is not Ready', async () => {
+  it('POST refuses a resource group that exists but is not Ready, and one the cluster does not have', async () => {
     const { resources } = await routes();
-    const response = await resources.POST(post(request({ resourceGroup: 'rg-sandbox-pending' })));
-    expect(response.status).toBe(400);
-    const body = await json<{ fields: Record<string, string> }>(response);
-    expect(body.fields['resourceGroup']).toContain('rg-sandbox-pending');
+    for (const resourceGroup of ['rg-sandbox-pending', 'rg-nobody-offers']) {
+      const response = await resources.POST(post(request({ resourceGroup })));
+      expect(response.status).toBe(400);
+      const body = await json<{ fields: Record<string, string> }>(response);
+      expect(body.fields['resourceGroup']).toContain(resourceGroup);
+    }
   });
 
   it('an injected reconcile failure shows as state Failed with the provider message', async () => {

@@ -158,11 +158,13 @@ describe('platform resources API in development mode', () => {
       });
     });
 
-    it('rejects a resource group the platform does not offer', async () => {
+    it('accepts a resource group it does not list: development mode has no cluster to ask', async () => {
       const { POST } = await routes();
       const response = await POST(post(JSON.stringify({ ...valid, resourceGroup: 'rg-somebody-else' })));
-      expect(response.status).toBe(400);
-      expect((await json(response)).fields).toHaveProperty('resourceGroup');
+      expect(response.status).toBe(201);
+      const { item } = (await response.json()) as { item: { name: string; resourceGroup: string } };
+      expect(item.name).toMatch(/^stwebshop[a-z0-9]{5}$/);
+      expect(item.resourceGroup).toBe('rg-somebody-else');
     });
 
     it('accepts westus3 and any other Azure public region', async () => {
