@@ -654,7 +654,14 @@ export interface operations {
                 };
                 content?: never;
             };
-            400: components["responses"]["BadRequest"];
+            /** @description Bad request, answered before routing: a request line, header or body framing that cannot be parsed, a URL with broken percent-encoding, or an HTTP/1.1 request without Host. An unparseable request gets a new X-Request-ID and its connection is closed. */
+            400: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Method Not Allowed (see the Allow header) */
             405: {
                 headers: {
@@ -664,9 +671,30 @@ export interface operations {
                 };
                 content?: never;
             };
-            408: components["responses"]["RequestTimeout"];
-            417: components["responses"]["ExpectationFailed"];
-            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            /** @description The request was not received in time (HEADERS_TIMEOUT_SECONDS for the headers, REQUEST_TIMEOUT_SECONDS for the whole request); the connection is closed. */
+            408: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description An `Expect` header other than `100-continue`; the connection is closed. */
+            417: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request line and headers exceed Node's size limit; the connection is closed. */
+            431: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
     options_api_options_options: {

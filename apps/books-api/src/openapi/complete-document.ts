@@ -24,14 +24,14 @@ export function completeDocument<T extends object>(document: T): T {
   const schemas = isObject(components.schemas) ? components.schemas : {};
   doc.components = { ...components, headers: { ...HEADER_COMPONENTS }, responses: preRoutingComponents() };
 
-  for (const [path, item] of Object.entries(isObject(doc.paths) ? doc.paths : {})) {
+  for (const item of Object.values(isObject(doc.paths) ? doc.paths : {})) {
     if (!isObject(item)) continue;
     for (const [method, operation] of Object.entries(item)) {
       if (!HTTP_METHODS.has(method) || !isObject(operation)) continue;
       operation.security ??= [];
       referenceSharedBody(operation, schemas);
       const responses = isObject(operation.responses) ? operation.responses : {};
-      addPreRoutingResponses(path, responses);
+      addPreRoutingResponses(method, responses);
       for (const [status, response] of Object.entries(responses)) {
         // A shared response (components.responses) declares its own headers.
         if (!isObject(response) || '$ref' in response) continue;

@@ -47,14 +47,20 @@ export function preRoutingComponents(): JsonObject {
 }
 
 /**
- * References the pre-routing answers from an operation of `path`. A status the route documents
- * already (400 for X-Force-Error or a broken form) keeps its own response, whose description then
- * names the pre-routing causes too.
+ * References the pre-routing answers from an operation. A status the route documents already (400
+ * for X-Force-Error or a broken form) keeps its own response, whose description then names the
+ * pre-routing causes too. A HEAD operation gets them inline without content: an answer to HEAD
+ * has no body, whatever its status.
  */
-export function addPreRoutingResponses(path: string, responses: JsonObject): void {
+export function addPreRoutingResponses(method: string, responses: JsonObject): void {
   for (const [status, { name, response }] of Object.entries(PRE_ROUTING)) {
     const own = responses[status] as { description?: unknown } | undefined;
-    if (own === undefined) responses[status] = { $ref: `#/components/responses/${name}` };
-    else own.description = `${String(own.description).replace(/\.?$/, '.')} Also: ${response.description}`;
+    if (own !== undefined) {
+      own.description = `${String(own.description).replace(/\.?$/, '.')} Also: ${response.description}`;
+    } else if (method === 'head') {
+      responses[status] = { description: response.description, headers: { ...response.headers } };
+    } else {
+      responses[status] = { $ref: `#/components/responses/${name}` };
+    }
   }
 }
