@@ -1,5 +1,5 @@
 import 'server-only';
-import { z } from 'zod';
+import { z } from '@/lib/zod';
 import { hasRole } from '@/lib/auth/permissions';
 import {
   ACCOUNT_API_VERSION,
