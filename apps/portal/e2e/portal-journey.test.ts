@@ -190,7 +190,11 @@ describe('portal in development mode', () => {
     await page.getByRole('button', { name: 'Copy name' }).waitFor();
     await page.getByRole('button', { name: 'Copy YAML' }).waitFor();
     assert.match(await page.getByRole('region', { name: 'Network and security' }).innerText(), /TLS 1\.2/);
-    await page.getByRole('status').filter({ hasText: 'In sync' }).waitFor();
+    await page
+      .getByRole('region', { name: 'Desired and observed state' })
+      .getByRole('status')
+      .filter({ hasText: 'In sync' })
+      .waitFor();
     assert.match(await page.getByLabel('The resource as YAML').innerText(), /kind: Account/);
     await screenshot(page, 'detail');
 
