@@ -151,6 +151,7 @@ describe('the watch-fed cluster cache', () => {
       principal: { subject: 'https://idp.example.test#alice', identity: 'alice@example.test', role: 'admin' as const },
     };
     cluster.standIn.holdWatches(true);
+    const lastEventBefore = c.accounts.health().lastEventAt;
     const created = await backend.create(
       {
         name: 'stownwrite01',
@@ -176,8 +177,18 @@ describe('the watch-fed cluster cache', () => {
     expect((await backend.list()).map((a) => a.name)).toContain('stownwrite01');
     expect((await backend.get('stownwrite01')).application).toBe('webshop');
 
+    // Deleting keeps the object while Crossplane's finalizer is on it; wait for the provider to add it
+    // (the stand-in's own view: the portal's watch is held).
+    await eventually(
+      () =>
+        cluster.standIn.accounts().find((a) => a.metadata.name === 'stownwrite01')?.metadata.finalizers?.length
+          ? true
+          : undefined,
+      'the provider finalizer',
+    );
     await backend.delete('stownwrite01', context);
     expect((await backend.get('stownwrite01')).state).toBe('Deleting');
+    expect(c.accounts.health().lastEventAt).toBe(lastEventBefore);
 
     cluster.standIn.holdWatches(false);
   });
