@@ -221,6 +221,27 @@ describe('Kubernetes manifests', () => {
     expect(env.get('POSTGRES_PASSWORD')?.valueFrom?.secretKeyRef).toEqual({ name: 'books-postgres', key: 'password' });
   });
 
+  it('have the Books API believe one proxy hop, and let only the ingress controller reach its pods', () => {
+    const api = find('Deployment', 'books-api');
+    expect(envOf(api, 'books-api').get('TRUST_PROXY')?.value).toBe('1');
+    const apiLabels = workloadSpec(api).template.metadata.labels;
+    const policies = manifests.filter((m) => {
+      if (m.kind !== 'NetworkPolicy') return false;
+      const spec = m['spec'] as { podSelector: { matchLabels?: Record<string, string> }; policyTypes: string[] };
+      const selects = Object.entries(spec.podSelector.matchLabels ?? {}).every(([k, v]) => apiLabels[k] === v);
+      return selects && spec.policyTypes.includes('Ingress');
+    });
+    const sources = policies.flatMap(
+      (policy) =>
+        (policy['spec'] as { ingress?: { from?: { namespaceSelector?: unknown; podSelector?: unknown }[] }[] })
+          .ingress ?? [],
+    );
+    // A hop count trusts whoever connects: only the default deny and the ingress controller's allowance may apply.
+    expect(sources.flatMap((rule) => rule.from ?? [])).toEqual([
+      { namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'ingress-nginx' } } },
+    ]);
+  });
+
   it('run at least two Books API replicas on PostgreSQL, with DATABASE_URL from a Secret', () => {
     const api = find('Deployment', 'books-api');
     expect(workloadSpec(api).replicas).toBeGreaterThanOrEqual(2);
