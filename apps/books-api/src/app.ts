@@ -13,7 +13,7 @@ import bookStorePlugin from './plugins/app/book-store.js';
 import errors from './plugins/app/errors.js';
 import jsonBody from './plugins/app/json-body.js';
 import notFound from './plugins/app/not-found.js';
-import authentication from './plugins/app/authentication.js';
+import authentication, { type ProviderKeyTimings } from './plugins/app/authentication.js';
 import loginThrottle from './plugins/app/login-throttle.js';
 import { createPostgresLoginThrottle } from './auth/postgres-login-throttle.js';
 import requestId, { requestIdFor } from './plugins/app/request-id.js';
@@ -52,6 +52,8 @@ export interface AppOptions {
   store?: BookStore;
   /** A ready failed-login throttle; by default one in this process's memory. */
   loginThrottle?: LoginThrottle;
+  /** Overrides the identity provider's key refetch, retry and refresh intervals (tests). */
+  providerKeyTimings?: ProviderKeyTimings;
   /** Overrides the generator's 0.5–1.5 s pause (tests); the switch itself stays in config. */
   trafficDelayMs?: TrafficGeneratorPluginOptions['nextDelayMs'];
 }
@@ -156,7 +158,7 @@ export default async function app(fastify: FastifyInstance, options: AppOptions 
   await fastify.register(routeRegistry); // before any route, so 405 knows every path
   await fastify.register(notFound); // before authentication: its hook sends a trailing-slash redirect before any guard runs
   // Users, keys, the bearer guard, request.principal and the route policy; a bad file stops the start.
-  await fastify.register(authentication, options.config.auth);
+  await fastify.register(authentication, { ...options.config.auth, providerKeyTimings: options.providerKeyTimings });
   await fastify.register(validation); // before any route: it compiles each route's validator
   await fastify.register(metrics, {
     countBooks: () => fastify.bookStore.count(),

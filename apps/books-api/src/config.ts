@@ -141,6 +141,62 @@ function readLoginThrottle(env: Env) {
   return settings;
 }
 
+/** The hosts an http:// issuer may name: local development and tests only. */
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+/** AUTH_OIDC_ISSUER: an https URL, or http on a loopback address. Empty means unset. */
+const oidcIssuer: Parser<string | undefined> = (raw) => {
+  const value = raw.trim();
+  if (value === '') return undefined;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new InvalidValue(
+      "must be the provider's issuer URL, such as https://login.microsoftonline.com/<tenant>/v2.0",
+    );
+  }
+  if (url.search !== '' || url.hash !== '') throw new InvalidValue('must not have a query or fragment');
+  if (url.protocol === 'https:') return value;
+  if (url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname)) return value;
+  throw new InvalidValue(`must be https (http only on a loopback address, for development), got "${raw}"`);
+};
+
+/** AUTH_OIDC_ROLES_CLAIM: a claim name, or a dot-separated path to a nested one (realm_access.roles). */
+const claimPath: Parser<string | undefined> = (raw) => {
+  const value = raw.trim();
+  if (value === '') return undefined;
+  if (value.split('.').some((name) => name === ''))
+    throw new InvalidValue(`must be a claim name or a dot-separated path, got "${raw}"`);
+  return value;
+};
+
+/** Tokens from an identity provider (docs/authentication.md); undefined when AUTH_OIDC_ISSUER is unset. */
+function readIdentityProvider(env: Env, ownIssuer: string) {
+  const issuer = read(env, 'AUTH_OIDC_ISSUER', oidcIssuer, undefined);
+  const audience = read<string | undefined>(env, 'AUTH_OIDC_AUDIENCE', nonEmptyString, undefined);
+  const rolesClaim = read(env, 'AUTH_OIDC_ROLES_CLAIM', claimPath, undefined);
+  if (issuer === undefined) {
+    const stray = (['AUTH_OIDC_AUDIENCE', 'AUTH_OIDC_ROLES_CLAIM'] as const).find(
+      (variable) => (env[variable] ?? '').trim() !== '',
+    );
+    if (stray !== undefined) throw new ConfigError('AUTH_OIDC_ISSUER', `is required with ${stray}`);
+    return undefined;
+  }
+  if (audience === undefined)
+    throw new ConfigError('AUTH_OIDC_AUDIENCE', 'is required with AUTH_OIDC_ISSUER (the aud this API accepts)');
+  if (issuer === ownIssuer)
+    throw new ConfigError(
+      'AUTH_OIDC_ISSUER',
+      'must differ from JWT_ISSUER: the iss of a token decides who verifies it',
+    );
+  return {
+    issuer,
+    audience,
+    rolesClaim,
+  };
+}
+
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
@@ -179,6 +235,10 @@ function readConnectionSettings(env: Env) {
 export type ConnectionSettings = ReturnType<typeof readConnectionSettings>;
 
 export function loadConfig(env: Env = process.env) {
+  const tokenClaims = {
+    issuer: read(env, 'JWT_ISSUER', nonEmptyString, 'books-service'),
+    audience: read(env, 'JWT_AUDIENCE', nonEmptyString, 'books-api'),
+  };
   return {
     host: read(env, 'HOST', nonEmptyString, '127.0.0.1'),
     port: read(env, 'PORT', integerInRange(0, 65535), 8000),
@@ -197,10 +257,9 @@ export function loadConfig(env: Env = process.env) {
       usersFile: read<string | undefined>(env, 'USERS_FILE', nonEmptyString, undefined),
       tokenSigning: readTokenSigning(env),
       // The API's own tokens carry these as `iss` and `aud`; verification requires both to match.
-      tokenClaims: {
-        issuer: read(env, 'JWT_ISSUER', nonEmptyString, 'books-service'),
-        audience: read(env, 'JWT_AUDIENCE', nonEmptyString, 'books-api'),
-      },
+      tokenClaims,
+      // Tokens from an identity provider (docs/authentication.md); undefined: only the API's own.
+      identityProvider: readIdentityProvider(env, tokenClaims.issuer),
       authRequired: read(env, 'AUTH_REQUIRED', strictSwitch, false),
       loginThrottle: readLoginThrottle(env),
       passwordVerifications: {

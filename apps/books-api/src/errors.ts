@@ -73,6 +73,7 @@ export const ERROR_CATALOGUE = {
     status: 503,
     detail: 'Too many logins are being checked; try again in 1 second',
   },
+  BOOKS_ERR_IDENTITY_PROVIDER_UNAVAILABLE: { status: 503, detail: 'Identity provider unavailable' },
   BOOKS_ERR_SIMULATED: { status: 'forced', detail: 'Simulated error <status>' },
 } as const satisfies Record<`BOOKS_ERR_${string}`, CatalogueEntry>;
 
@@ -200,6 +201,9 @@ export const tooManyRequestsOnConnection = () =>
   fixed('BOOKS_ERR_TOO_MANY_REQUESTS_ON_CONNECTION', { Connection: 'close', 'Retry-After': '0' });
 /** The bounded queue of password checks is full; the attempt is not counted. */
 export const loginVerificationsBusy = () => fixed('BOOKS_ERR_LOGIN_VERIFICATIONS_BUSY', { 'Retry-After': '1' });
+/** A provider token arrived before any of the provider's keys could be fetched; the provider may be back by then. */
+export const identityProviderUnavailable = (retryAfterSeconds: number) =>
+  fixed('BOOKS_ERR_IDENTITY_PROVIDER_UNAVAILABLE', { 'Retry-After': String(retryAfterSeconds) });
 /** Chaos mode: the status X-Force-Error asked for, optionally telling the client when to retry. */
 export const simulatedError = (status: number, retryAfterSeconds?: number) =>
   new HttpError(

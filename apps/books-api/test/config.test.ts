@@ -51,6 +51,25 @@ test('TRUST_PROXY: unset trusts no proxy; a hop count, or addresses, CIDR ranges
   });
 });
 
+test('AUTH_OIDC_*: unset means only the API own tokens; an https or loopback issuer with its audience and roles claim', () => {
+  assert.equal(loadConfig({}).auth.identityProvider, undefined);
+  assert.deepEqual(
+    loadConfig({
+      AUTH_OIDC_ISSUER: 'https://login.microsoftonline.com/tenant-id/v2.0',
+      AUTH_OIDC_AUDIENCE: 'api://books',
+    }).auth.identityProvider,
+    { issuer: 'https://login.microsoftonline.com/tenant-id/v2.0', audience: 'api://books', rolesClaim: undefined },
+  );
+  for (const issuer of ['http://127.0.0.1:8080/realms/books', 'http://localhost:8080', 'http://[::1]:9000']) {
+    const config = loadConfig({
+      AUTH_OIDC_ISSUER: issuer,
+      AUTH_OIDC_AUDIENCE: 'b',
+      AUTH_OIDC_ROLES_CLAIM: 'realm_access.roles',
+    });
+    assert.deepEqual(config.auth.identityProvider, { issuer, audience: 'b', rolesClaim: 'realm_access.roles' });
+  }
+});
+
 test('RESPONSE_WRITE_BATCHING takes the switch words', () => {
   assert.equal(loadConfig({ RESPONSE_WRITE_BATCHING: 'off' }).responseWriteBatching, false);
   assert.equal(loadConfig({ RESPONSE_WRITE_BATCHING: 'No' }).responseWriteBatching, false);
@@ -89,6 +108,19 @@ test('a bad value throws an error naming the variable', () => {
     [
       { LOGIN_MAX_FAILURES_PER_USERNAME: '50', LOGIN_MAX_FAILURES_PER_USERNAME_ALL_CLIENTS: '40' },
       'LOGIN_MAX_FAILURES_PER_USERNAME_ALL_CLIENTS',
+    ],
+    [{ AUTH_OIDC_ISSUER: 'http://idp.example/realms/books', AUTH_OIDC_AUDIENCE: 'books' }, 'AUTH_OIDC_ISSUER'],
+    [{ AUTH_OIDC_ISSUER: 'not a url', AUTH_OIDC_AUDIENCE: 'books' }, 'AUTH_OIDC_ISSUER'],
+    [{ AUTH_OIDC_ISSUER: 'https://idp.example/?tenant=1', AUTH_OIDC_AUDIENCE: 'books' }, 'AUTH_OIDC_ISSUER'],
+    [{ AUTH_OIDC_ISSUER: 'https://idp.example/realms/books' }, 'AUTH_OIDC_AUDIENCE'],
+    [{ AUTH_OIDC_AUDIENCE: 'books' }, 'AUTH_OIDC_ISSUER'],
+    [
+      { AUTH_OIDC_ISSUER: 'https://idp.example', AUTH_OIDC_AUDIENCE: 'b', JWT_ISSUER: 'https://idp.example' },
+      'AUTH_OIDC_ISSUER',
+    ],
+    [
+      { AUTH_OIDC_ISSUER: 'https://idp.example', AUTH_OIDC_AUDIENCE: 'b', AUTH_OIDC_ROLES_CLAIM: 'realm..roles' },
+      'AUTH_OIDC_ROLES_CLAIM',
     ],
     [{ TRUST_PROXY: 'true' }, 'TRUST_PROXY'],
     [{ TRUST_PROXY: '*' }, 'TRUST_PROXY'],

@@ -15,7 +15,16 @@ import {
   type TokenClaimSettings,
 } from '../../auth/token-service.js';
 import { loadUserDirectory } from '../../auth/users-file.js';
-import { insufficientScope, invalidToken, notAuthenticated, tokenExpired } from '../../errors.js';
+import { decodeJwt } from 'jose';
+import { createProviderKeys, ProviderUnavailableError } from '../../auth/oidc/provider-keys.js';
+import { createProviderTokenVerifier, type ProviderTokenSettings } from '../../auth/oidc/provider-tokens.js';
+import {
+  identityProviderUnavailable,
+  insufficientScope,
+  invalidToken,
+  notAuthenticated,
+  tokenExpired,
+} from '../../errors.js';
 
 /**
  * Authentication, in one place: the users file and signing keys (read at start; a bad one
@@ -29,6 +38,8 @@ export interface AuthSettings {
   readonly usersFile: string | undefined;
   readonly tokenSigning: TokenSigningSettings;
   readonly tokenClaims: TokenClaimSettings;
+  /** AUTH_OIDC_*: tokens from an identity provider are accepted too; undefined: only the API's own. */
+  readonly identityProvider: ProviderTokenSettings | undefined;
   /** AUTH_REQUIRED: every books route needs a token (reads Books.Read, writes Books.Write). */
   readonly authRequired: boolean;
   readonly loginThrottle: LoginThrottleSettings;
@@ -65,7 +76,17 @@ function strictestRole(methods: string[]): string {
   return roles.size === 1 ? [...roles][0]! : defaultRoleFor('POST');
 }
 
-async function createAuthService(settings: AuthSettings, log: FastifyBaseLogger) {
+/** Overrides of the provider key timings (tests); the defaults are the contract's. */
+export type ProviderKeyTimings = Pick<
+  Parameters<typeof createProviderKeys>[0],
+  'refetchIntervalMs' | 'refreshIntervalMs'
+>;
+
+async function createAuthService(
+  settings: AuthSettings,
+  log: FastifyBaseLogger,
+  providerKeyTimings: ProviderKeyTimings = {},
+) {
   const users = await loadUserDirectory(settings.usersFile);
   for (const user of users.values()) {
     if (usesOtherParameters(user.passwordHash)) {
@@ -79,26 +100,50 @@ async function createAuthService(settings: AuthSettings, log: FastifyBaseLogger)
   const keys = await loadSigningKeys(settings.tokenSigning);
   /** null when HS256 is chosen and JWT_SECRET_KEY is unset: token login is not configured. */
   const tokens = keys === null ? null : createTokenService(keys, settings.tokenClaims);
+  const provider = settings.identityProvider;
+  const providerKeys =
+    provider === undefined
+      ? undefined
+      : createProviderKeys({ issuer: provider.issuer, ...providerKeyTimings }, (message, error) =>
+          log.warn({ err: error, issuer: provider.issuer }, message),
+        );
+  const providerTokens =
+    provider === undefined || providerKeys === undefined ? null : createProviderTokenVerifier(provider, providerKeys);
   log.info(
     {
       users: users.size,
       algorithm: settings.tokenSigning.algorithm,
       tokenLogin: tokens !== null,
       authRequired: settings.authRequired,
+      identityProvider: provider?.issuer,
     },
     tokens === null ? 'token login not configured: POST /token answers 503 (set JWT_SECRET_KEY)' : 'token login ready',
   );
 
-  /** Verifies the `Authorization` header; throws the contract's 401. No store lookup. */
+  /** The verifier a token's (unverified) `iss` names: the provider's, or the API's own; null when that one is off. */
+  function verifierFor(token: string) {
+    let issuer: unknown;
+    try {
+      issuer = decodeJwt(token).iss;
+    } catch {
+      throw invalidToken();
+    }
+    return providerTokens !== null && issuer === providerTokens.issuer ? providerTokens : tokens;
+  }
+
+  /** Verifies the `Authorization` header; throws the contract's 401 (or 503 when the provider has no keys yet). */
   async function authenticate(authorization: string | undefined): Promise<Principal> {
     // FastAPI's OAuth2PasswordBearer words the absent header this way.
     if (authorization === undefined) throw notAuthenticated();
     const token = bearerToken(authorization);
-    if (token === null || tokens === null) throw invalidToken();
+    if (token === null) throw invalidToken();
+    const verifier = verifierFor(token);
+    if (verifier === null) throw invalidToken();
     try {
-      return await tokens.verify(token);
+      return await verifier.verify(token);
     } catch (error) {
       if (error instanceof TokenRejectedError) throw error.reason === 'expired' ? tokenExpired() : invalidToken();
+      if (error instanceof ProviderUnavailableError) throw identityProviderUnavailable(error.retryAfterSeconds);
       throw error;
     }
   }
@@ -135,6 +180,8 @@ async function createAuthService(settings: AuthSettings, log: FastifyBaseLogger)
     tokens,
     /** The RS256 public key for /.well-known/jwks.json; undefined with HS256. */
     publicJwk: keys?.publicJwk,
+    /** The identity provider's discovery and keys (AUTH_OIDC_ISSUER); undefined when none is configured. */
+    providerKeys,
     authenticate,
     routePolicy,
   };
@@ -156,8 +203,21 @@ declare module 'fastify' {
   }
 }
 
-async function authentication(app: FastifyInstance, settings: AuthSettings) {
-  const auth = await createAuthService(settings, app.log);
+async function authentication(
+  app: FastifyInstance,
+  options: AuthSettings & { providerKeyTimings?: ProviderKeyTimings },
+) {
+  const { providerKeyTimings, ...settings } = options;
+  const auth = await createAuthService(settings, app.log, providerKeyTimings);
+  if (auth.providerKeys !== undefined) {
+    const keys = auth.providerKeys;
+    // Discovery and keys are fetched once the app is ready, in the background: a provider that is
+    // down never stops the start (its tokens answer 503 until keys arrive, docs/authentication.md).
+    app.addHook('onReady', async () => {
+      void keys.start();
+    });
+    app.addHook('onClose', async () => keys.stop());
+  }
 
   /** Verifies the token a guarded route was sent and checks its role; throws the error to answer. */
   async function admit(request: FastifyRequest, bearerAuth: BearerAuthRouteConfig, authorization: string | undefined) {
