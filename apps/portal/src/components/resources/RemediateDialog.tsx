@@ -8,7 +8,7 @@ import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import Typography from '@mui/material/Typography';
 import { useRouter } from 'next/navigation';
-import { useId, useState } from 'react';
+import { useEffect, useId, useState, useTransition } from 'react';
 import { formatSetting } from '@/lib/platform/display';
 import type { OwnedFieldChange } from '@/lib/platform/owned-settings';
 import { remediateResource, type RemediationAction } from './account-client';
@@ -57,21 +57,22 @@ export function RemediateButton({
   name,
   action,
   resourceVersion,
+  onApplied,
 }: {
   name: string;
   action: RemediationAction;
   resourceVersion?: string;
+  /** Told what was accepted; the button itself may be gone once the page shows the result. */
+  onApplied: (notice: string) => void;
 }) {
   const router = useRouter();
   const titleId = useId();
   const [review, setReview] = useState<Review>({ state: 'closed' });
   const [applying, setApplying] = useState(false);
-  const [outcome, setOutcome] = useState<{ ok: boolean; text: string }>();
   const text = REMEDIATION_TEXT[action] ?? REMEDIATION_TEXT['restore-intent'];
   const body = { action, ...(resourceVersion ? { resourceVersion } : {}) };
 
   const open = async () => {
-    setOutcome(undefined);
     setReview({ state: 'checking' });
     const result = await remediateResource(name, body, { dryRun: true });
     setReview(
@@ -87,23 +88,32 @@ export function RemediateButton({
     setApplying(false);
     if (result.ok) {
       setReview({ state: 'closed' });
-      setOutcome({ ok: true, text: `${text.button}: accepted. The page shows the result as the platform applies it.` });
+      onApplied(`${text.button}: accepted. The page shows the result as the platform applies it.`);
       router.refresh();
     } else {
       setReview({ state: 'failed', status: result.status, message: result.error });
     }
   };
 
+  // The dialog closes once the page has read the account again, so that a new review starts from
+  // the latest version and not from the one that was just refused.
+  const [reloading, startReload] = useTransition();
+  const [reloadRequested, setReloadRequested] = useState(false);
+  const reload = () => {
+    setReloadRequested(true);
+    startReload(() => router.refresh());
+  };
+  useEffect(() => {
+    if (!reloadRequested || reloading) return;
+    setReloadRequested(false);
+    setReview({ state: 'closed' });
+  }, [reloadRequested, reloading]);
+
   return (
-    <Box sx={{ display: 'grid', gap: 1, justifyItems: 'start' }}>
+    <>
       <Button variant="outlined" size="small" onClick={() => void open()} disabled={review.state === 'checking'}>
         {text.button}
       </Button>
-      {outcome ? (
-        <Alert severity={outcome.ok ? 'success' : 'error'} role="status">
-          {outcome.text}
-        </Alert>
-      ) : null}
       <Dialog open={review.state !== 'closed'} onClose={() => setReview({ state: 'closed' })} aria-labelledby={titleId}>
         <DialogTitle id={titleId}>
           {text.button}: {name}
@@ -118,7 +128,19 @@ export function RemediateButton({
             </Alert>
           ) : null}
           {review.state === 'failed' ? (
-            <Alert severity="error" role="alert">
+            <Alert
+              severity="error"
+              role="alert"
+              action={
+                // The account moved on since this page read it: the page reads it again, and with it the
+                // remediations that now apply, to be reviewed afresh.
+                review.status === 409 ? (
+                  <Button color="inherit" size="small" onClick={reload} disabled={reloadRequested}>
+                    {reloadRequested ? 'Loading…' : 'Load the latest version'}
+                  </Button>
+                ) : undefined
+              }
+            >
               {review.status === 409 ? 'Not applied: ' : ''}
               {review.message}
             </Alert>
@@ -147,6 +169,46 @@ export function RemediateButton({
           </Button>
         </DialogActions>
       </Dialog>
+    </>
+  );
+}
+
+/**
+ * The remediations an account's class offers, and the notice of the last one applied. Rendered
+ * whether or not any is offered, so the notice stays when the page, refreshed, no longer offers the
+ * action that was just applied.
+ */
+export function RemediationActions({
+  name,
+  actions,
+  resourceVersion,
+}: {
+  name: string;
+  actions: readonly RemediationAction[];
+  resourceVersion?: string;
+}) {
+  const [notice, setNotice] = useState<string>();
+  if (actions.length === 0 && !notice) return null;
+  return (
+    <Box sx={{ display: 'grid', gap: 1, justifyItems: 'start' }}>
+      {actions.length > 0 ? (
+        <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap', alignItems: 'flex-start' }}>
+          {actions.map((action) => (
+            <RemediateButton
+              key={action}
+              name={name}
+              action={action}
+              {...(resourceVersion ? { resourceVersion } : {})}
+              onApplied={setNotice}
+            />
+          ))}
+        </Box>
+      ) : null}
+      {notice ? (
+        <Alert severity="success" role="status" onClose={() => setNotice(undefined)}>
+          {notice}
+        </Alert>
+      ) : null}
     </Box>
   );
 }

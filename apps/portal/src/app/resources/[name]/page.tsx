@@ -16,7 +16,7 @@ import { DeleteResourceDialog } from '@/components/resources/DeleteResourceDialo
 import { EditAccountDialog } from '@/components/resources/EditAccountDialog';
 import { HistorySection } from '@/components/resources/HistorySection';
 import { IntentSection } from '@/components/resources/IntentSection';
-import { RemediateButton } from '@/components/resources/RemediateDialog';
+import { RemediationActions } from '@/components/resources/RemediateDialog';
 import { offeredRemediations } from '@/lib/platform/remediations';
 import {
   ConditionsSection,
@@ -65,19 +65,13 @@ async function ResourceIntent({ account }: { account: StorageAccount }) {
   const loaded = await loadPlatformData(() => intentComparison(account));
   if (!loaded.ok) return <PlatformProblem message={loaded.message} status={loaded.status} />;
   const offered = offeredRemediations(account, await signedInPrincipal(), loaded.value.intent !== undefined);
-  const actions =
-    offered.length > 0 ? (
-      <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap', alignItems: 'flex-start' }}>
-        {offered.map((action) => (
-          <RemediateButton
-            key={action}
-            name={account.name}
-            action={action}
-            {...(account.resourceVersion ? { resourceVersion: account.resourceVersion } : {})}
-          />
-        ))}
-      </Box>
-    ) : undefined;
+  const actions = (
+    <RemediationActions
+      name={account.name}
+      actions={offered}
+      {...(account.resourceVersion ? { resourceVersion: account.resourceVersion } : {})}
+    />
+  );
   return <IntentSection classification={classification} {...loaded.value} actions={actions} />;
 }
 
