@@ -7,14 +7,31 @@ import { formatTimestamp } from './format';
 import { DesiredObservedList, Section } from './ResourceDetail';
 import { ResyncButton } from './ResyncButton';
 
+/**
+ * Crossplane's report is as old as its last reconcile; when the portal's own read of Azure says
+ * otherwise, or Azure cannot be read, the section must not call the account in sync.
+ */
+const UNCONFIRMED: Partial<Record<string, string>> = {
+  drifted:
+    'Crossplane has not seen it yet, but Azure holds other values than intent (see Intent). Resync asks Crossplane to look now and apply the spec.',
+  observation_unavailable:
+    'The portal cannot read Azure right now, so it cannot confirm that Azure holds what the spec asks for (see Intent).',
+};
+
 /** Is the account as it was asked for? Crossplane's verdict, the differences, and a resync. */
 export function SyncSection({ account }: { account: StorageAccount }) {
   const { sync } = account;
   const deleting = account.state === 'Deleting';
+  const unconfirmed = UNCONFIRMED[account.classification?.code ?? ''];
   return (
     <Section title="Desired and observed state">
       <Box sx={{ display: 'grid', gap: 2 }}>
-        {sync.inSync ? (
+        {sync.inSync && unconfirmed ? (
+          <Alert severity="info" role="status">
+            <AlertTitle>Crossplane reports no problem</AlertTitle>
+            {unconfirmed}
+          </Alert>
+        ) : sync.inSync ? (
           <Alert severity="success" role="status">
             <AlertTitle>In sync</AlertTitle>
             Crossplane reports no problem, and Azure reports what the spec asks for.
