@@ -26,6 +26,9 @@ interface Item {
 
 interface Inventory {
   items: Item[];
+  total: number;
+  next: string | null;
+  previous: string | null;
   clusterAvailable: boolean;
   observedAt?: string;
 }
@@ -54,8 +57,10 @@ function send(method: string, path: string, body?: unknown, user: Record<string,
   });
 }
 
-async function inventory(): Promise<Inventory> {
-  return (await (await routes()).resources.GET(send('GET', '/api/platform/resources'))).json() as Promise<Inventory>;
+async function inventory(query = ''): Promise<Inventory> {
+  const response = await (await routes()).resources.GET(send('GET', `/api/platform/resources${query}`));
+  expect(response.status).toBe(200);
+  return response.json() as Promise<Inventory>;
 }
 
 async function item(name: string): Promise<Item | undefined> {
@@ -262,6 +267,26 @@ describe('classification against intent', () => {
     expect(answer.items.find((entry) => entry.name === 'stclassdown')?.classification?.code).toBe(
       'cluster_unavailable',
     );
+    // The ledger's answer comes in the same pages, filtered and sorted on the server.
+    const intents = answer.items.map((entry) => entry.name);
+    expect(answer.total).toBe(intents.length);
+    expect(intents.length).toBeGreaterThan(1);
+    const walked: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: Inventory = await inventory(
+        `?limit=1&sort=-name&class=cluster_unavailable${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      );
+      expect(page).toMatchObject({ clusterAvailable: false, total: intents.length });
+      walked.push(...page.items.map((entry) => entry.name));
+      cursor = page.next;
+    } while (cursor);
+    expect(walked).toEqual([...intents].sort().reverse());
+    expect(await inventory('?q=STCLASSDOWN')).toMatchObject({ total: 1, items: [{ name: 'stclassdown' }] });
+    expect(await inventory('?class=in_sync')).toMatchObject({ total: 0, items: [], clusterAvailable: false });
+    const bad = await (await routes()).resources.GET(send('GET', '/api/platform/resources?class=drift'));
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { error: string }).error).toMatch(/^class: must be one of in_sync, /);
     const { resources } = await routes();
     const write = await resources.POST(
       send('POST', '/api/platform/resources', {

@@ -287,6 +287,51 @@ describe('platform API on a Kubernetes cluster', () => {
     }, 'the account to be gone');
   });
 
+  it('GET pages through the inventory with cursors: every account once, the total on each page', async () => {
+    cluster.standIn.fillAccounts(120, 'stwalk');
+    const { resources } = await routes();
+    const inCluster = await eventually(async () => {
+      const names = cluster.standIn.accounts().map((a) => a.metadata.name ?? '');
+      const first = await json<{ total: number }>(await resources.GET(get('/api/platform/resources?limit=1')));
+      return first.total === names.length ? names : undefined;
+    }, 'the filled accounts to reach the portal');
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const query: string = `limit=50&sort=-name${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
+      const response = await resources.GET(get(`/api/platform/resources?${query}`));
+      expect(response.status).toBe(200);
+      const page = await json<{ items: Item[]; total: number; next: string | null }>(response);
+      expect(page.total).toBe(inCluster.length);
+      expect(page.items.length).toBeLessThanOrEqual(50);
+      seen.push(...page.items.map((item) => item.name));
+      cursor = page.next;
+    } while (cursor);
+    expect(seen).toEqual([...inCluster].sort().reverse());
+
+    const filtered = await json<{ items: Item[]; total: number }>(
+      await resources.GET(get('/api/platform/resources?q=STWALK0011&state=ready')),
+    );
+    expect(filtered.items.map((item) => item.name)).toEqual(Array.from({ length: 10 }, (_, i) => `stwalk0011${i}`));
+    expect(filtered.total).toBe(10);
+  });
+
+  it('GET answers 400 naming the query parameter with a bad value, never 500', async () => {
+    const { resources } = await routes();
+    for (const [query, name] of [
+      ['limit=0', 'limit'],
+      ['limit=501', 'limit'],
+      ['sort=__proto__', 'sort'],
+      ['state=__proto__', 'state'],
+      ['state=toString', 'state'],
+      ['cursor=%7B%7D', 'cursor'],
+    ] as const) {
+      const response = await resources.GET(get(`/api/platform/resources?${query}`));
+      expect(response.status, query).toBe(400);
+      expect((await json<{ error: string }>(response)).error, query).toMatch(new RegExp(`^${name}: `));
+    }
+  });
+
   it('GET and DELETE of an unknown name answer 404', async () => {
     const { resources } = await routes();
     const read = await resources.GET(get('/api/platform/resources?name=stnosuch01'));

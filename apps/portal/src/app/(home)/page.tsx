@@ -6,23 +6,15 @@ import type { Metadata } from 'next';
 import { LinkButton, LinkCardArea } from '@/components/common/LinkButton';
 import { PageHeader } from '@/components/common/PageHeader';
 import { PlatformProblem } from '@/components/common/PlatformProblem';
-import {
-  CLASSIFICATION_LABELS,
-  countByClass,
-  type Classification,
-  type ClassificationCode,
-} from '@/lib/platform/classification';
-import { ACCOUNT_STATES, type StorageAccount } from '@/lib/platform/types';
+import { CLASSIFICATION_LABELS, type ClassificationCode } from '@/lib/platform/classification';
+import { ACCOUNT_STATES } from '@/lib/platform/types';
 import { loadPlatformData } from '@/server/platform/page-data';
-import { listStorageAccounts } from '@/server/platform/storage-accounts';
+import { countStorageAccounts } from '@/server/platform/storage-accounts';
 
 export const metadata: Metadata = { title: { absolute: 'Platform portal' } };
 
-const hasClassification = (account: StorageAccount): account is StorageAccount & { classification: Classification } =>
-  account.classification !== undefined;
-
 export default async function LandingPage() {
-  const loaded = await loadPlatformData(listStorageAccounts);
+  const loaded = await loadPlatformData(countStorageAccounts);
   return (
     <>
       <PageHeader
@@ -56,11 +48,11 @@ export default async function LandingPage() {
           }}
         >
           {[
-            { label: 'Total', href: '/resources', count: loaded.value.length },
+            { label: 'Total', href: '/resources', count: loaded.value.total },
             ...ACCOUNT_STATES.map((state) => ({
               label: state,
               href: `/resources?state=${state}`,
-              count: loaded.value.filter((account) => account.state === state).length,
+              count: loaded.value.byState[state],
             })),
           ].map((tile) => (
             <Box component="li" key={tile.label}>
@@ -97,7 +89,7 @@ export default async function LandingPage() {
               gridTemplateColumns: { xs: '1fr 1fr', sm: 'repeat(3, 1fr)', lg: 'repeat(5, 1fr)' },
             }}
           >
-            {Object.entries(countByClass(loaded.value.filter(hasClassification))).map(([code, count]) => (
+            {Object.entries(loaded.value.byClass).map(([code, count]) => (
               <Box component="li" key={code}>
                 <Card sx={{ height: '100%' }}>
                   <LinkCardArea href={`/resources?class=${code}`} sx={{ height: '100%' }}>

@@ -14,27 +14,18 @@ import { AppLink, LinkButton } from '@/components/common/LinkButton';
 import { PageHeader } from '@/components/common/PageHeader';
 import { PlatformProblem } from '@/components/common/PlatformProblem';
 import { AutoRefresh } from '@/components/resources/AutoRefresh';
-import { anyUnsettled } from '@/components/resources/rows';
+import { inventoryHref } from '@/components/resources/inventory-href';
 import { StateChip } from '@/components/resources/StateChip';
-import type { StorageAccount } from '@/lib/platform/types';
+import { UNSETTLED_STATES } from '@/lib/platform/types';
 import { loadPlatformData } from '@/server/platform/page-data';
-import { listStorageAccounts, platformMode } from '@/server/platform/storage-accounts';
+import { platformMode, summariseApplications } from '@/server/platform/storage-accounts';
 
 export const metadata: Metadata = { title: 'Applications' };
 
 const UNLABELLED = 'Not assigned to an application';
 
-function groupByApplication(accounts: readonly StorageAccount[]): [string, StorageAccount[]][] {
-  const groups = new Map<string, StorageAccount[]>();
-  for (const account of accounts) {
-    const key = account.application ?? UNLABELLED;
-    groups.set(key, [...(groups.get(key) ?? []), account]);
-  }
-  return [...groups.entries()].sort(([a], [b]) => (a === UNLABELLED ? 1 : b === UNLABELLED ? -1 : a.localeCompare(b)));
-}
-
 export default async function ApplicationsPage() {
-  const loaded = await loadPlatformData(listStorageAccounts);
+  const loaded = await loadPlatformData(summariseApplications);
   return (
     <>
       <PageHeader
@@ -61,7 +52,9 @@ export default async function ApplicationsPage() {
         </Card>
       ) : (
         <>
-          <AutoRefresh active={anyUnsettled(loaded.value)} />
+          <AutoRefresh
+            active={loaded.value.some((summary) => UNSETTLED_STATES.some((state) => summary.byState[state] > 0))}
+          />
           <TableContainer component={Paper}>
             <Table aria-label="Applications and their storage accounts" sx={{ tableLayout: 'fixed' }}>
               <TableHead>
@@ -72,14 +65,12 @@ export default async function ApplicationsPage() {
                 </TableRow>
               </TableHead>
               <TableBody>
-                {groupByApplication(loaded.value).map(([application, accounts]) => (
-                  <TableRow key={application} sx={{ verticalAlign: 'top' }}>
+                {loaded.value.map(({ application, environments, total, accounts }) => (
+                  <TableRow key={application ?? UNLABELLED} sx={{ verticalAlign: 'top' }}>
                     <TableCell component="th" scope="row" sx={{ fontWeight: 600, overflowWrap: 'anywhere' }}>
-                      {application}
+                      {application ?? UNLABELLED}
                     </TableCell>
-                    <TableCell sx={{ overflowWrap: 'anywhere' }}>
-                      {[...new Set(accounts.map((account) => account.environment).filter(Boolean))].join(', ') || '—'}
-                    </TableCell>
+                    <TableCell sx={{ overflowWrap: 'anywhere' }}>{environments.join(', ') || '—'}</TableCell>
                     <TableCell>
                       <Box component="ul" sx={{ listStyle: 'none', p: 0, m: 0, display: 'grid', gap: 0.5 }}>
                         {accounts.map((account) => (
@@ -98,6 +89,11 @@ export default async function ApplicationsPage() {
                           </Box>
                         ))}
                       </Box>
+                      {total > accounts.length && application ? (
+                        <AppLink href={inventoryHref({ q: application })} sx={{ display: 'inline-block', mt: 0.5 }}>
+                          {`All ${total.toLocaleString('en')} storage accounts`}
+                        </AppLink>
+                      ) : null}
                     </TableCell>
                   </TableRow>
                 ))}

@@ -2,10 +2,11 @@ import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { emptyInventoryMessage } from './empty-inventory';
-import { ResourceTable, type ResourceRow } from './ResourceTable';
+import { ResourceTable, type InventoryPageView, type ResourceRow } from './ResourceTable';
 
 const refresh = vi.fn();
-vi.mock('next/navigation', () => ({ useRouter: () => ({ refresh }) }));
+const replace = vi.fn();
+vi.mock('next/navigation', () => ({ useRouter: () => ({ refresh, replace }) }));
 
 const rows: ResourceRow[] = [
   {
@@ -28,9 +29,19 @@ const rows: ResourceRow[] = [
   },
 ];
 
+const page = (overrides: Partial<InventoryPageView> = {}): InventoryPageView => ({
+  rows,
+  total: rows.length,
+  start: 0,
+  next: null,
+  previous: null,
+  inventoryEmpty: false,
+  ...overrides,
+});
+
 describe('inventory table', () => {
-  it('lists every resource with a link to its page, as a table and as cards for phones', () => {
-    render(<ResourceTable rows={rows} />);
+  it('lists the page with a link to each resource, as a table and as cards for phones', () => {
+    render(<ResourceTable page={page()} view={{}} />);
     const table = screen.getByRole('table', { name: 'Storage accounts' });
     expect(within(table).getByRole('link', { name: 'stshop01' })).toHaveAttribute('href', '/resources/stshop01');
     expect(within(table).getAllByRole('row')).toHaveLength(3);
@@ -40,18 +51,44 @@ describe('inventory table', () => {
     expect(within(cards).getByText('billing · rg-b · northeurope · Premium_ZRS · 5m old')).toBeInTheDocument();
   });
 
-  it('filters on any column', async () => {
-    render(<ResourceTable rows={rows} />);
+  it('asks the server for the filter once typing settles, keeping state and sort and starting at the first page', async () => {
+    replace.mockClear();
+    render(<ResourceTable page={page()} view={{ state: 'Ready', class: 'drifted', sort: '-age' }} />);
     await userEvent.type(screen.getByRole('textbox', { name: 'Filter resources' }), 'premium');
-    expect(screen.queryByRole('link', { name: 'stshop01' })).toBeNull();
-    expect(screen.getAllByRole('link', { name: 'stbilling02' })).toHaveLength(2);
-    await userEvent.clear(screen.getByRole('textbox', { name: 'Filter resources' }));
-    await userEvent.type(screen.getByRole('textbox', { name: 'Filter resources' }), 'nothing-like-this');
+    // How many requests typing makes depends on the typing speed; the last one carries the whole text.
+    await vi.waitFor(() =>
+      expect(replace.mock.lastCall?.[0]).toBe('/resources?q=premium&state=Ready&class=drifted&sort=-age'),
+    );
+    expect(replace.mock.calls.length).toBeLessThanOrEqual('premium'.length);
+  });
+
+  it('says when nothing matches the filter', () => {
+    render(<ResourceTable page={page({ rows: [], total: 0 })} view={{ q: 'nothing-like-this' }} />);
     expect(screen.getByText('No resources match "nothing-like-this".')).toBeInTheDocument();
   });
 
+  it('links each column to its sort order, the current one reversed, and marks it for assistive technology', () => {
+    render(<ResourceTable page={page()} view={{ q: 'shop', sort: 'name' }} />);
+    const table = screen.getByRole('table', { name: 'Storage accounts' });
+    expect(within(table).getByRole('link', { name: 'Name' })).toHaveAttribute('href', '/resources?q=shop&sort=-name');
+    expect(within(table).getByRole('link', { name: 'Age' })).toHaveAttribute('href', '/resources?q=shop&sort=age');
+    expect(within(table).getByRole('link', { name: 'Intent' })).toHaveAttribute('href', '/resources?q=shop&sort=class');
+    expect(within(table).getByRole('columnheader', { name: 'Name' })).toHaveAttribute('aria-sort', 'ascending');
+  });
+
+  it('shows where the page sits among the matches, with links to the pages around it', () => {
+    render(<ResourceTable page={page({ total: 1234, start: 50, next: 'n1', previous: 'p1' })} view={{ q: 'st' }} />);
+    const pager = screen.getByRole('navigation', { name: 'Inventory pages' });
+    expect(within(pager).getByText('51–52 of 1,234')).toBeInTheDocument();
+    expect(within(pager).getByRole('link', { name: 'Next page' })).toHaveAttribute('href', '/resources?q=st&cursor=n1');
+    expect(within(pager).getByRole('link', { name: 'Previous page' })).toHaveAttribute(
+      'href',
+      '/resources?q=st&cursor=p1',
+    );
+  });
+
   it('says so when there is nothing yet', () => {
-    render(<ResourceTable rows={[]} />);
+    render(<ResourceTable page={page({ rows: [], total: 0, inventoryEmpty: true })} view={{}} />);
     expect(screen.getByText('No storage accounts yet.')).toBeInTheDocument();
     expect(screen.queryByRole('table')).toBeNull();
     expect(screen.getByRole('link', { name: 'Request a storage account' })).toHaveAttribute(
@@ -61,7 +98,13 @@ describe('inventory table', () => {
   });
 
   it('says in development mode that the list stays empty even after a create, instead of "nothing yet"', () => {
-    render(<ResourceTable rows={[]} emptyMessage={emptyInventoryMessage('mock')} />);
+    render(
+      <ResourceTable
+        page={page({ rows: [], total: 0, inventoryEmpty: true })}
+        view={{}}
+        emptyMessage={emptyInventoryMessage('mock')}
+      />,
+    );
     expect(
       screen.getByText(/Development mode stores nothing, so this list stays empty, even after a create/),
     ).toBeVisible();
@@ -70,7 +113,7 @@ describe('inventory table', () => {
   });
 
   it('refreshes the server data on request', async () => {
-    render(<ResourceTable rows={rows} />);
+    render(<ResourceTable page={page()} view={{}} />);
     await userEvent.click(screen.getByRole('button', { name: 'Refresh the inventory' }));
     expect(refresh).toHaveBeenCalled();
   });

@@ -15,13 +15,16 @@ import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
+import Button from '@mui/material/Button';
+import TableSortLabel from '@mui/material/TableSortLabel';
 import NextLink from 'next/link';
 import { useRouter } from 'next/navigation';
-import { useMemo, useState, useTransition } from 'react';
+import { useEffect, useRef, useState, useTransition, type FormEvent } from 'react';
 import type { Classification } from '@/lib/platform/classification';
 import type { AccountState } from '@/lib/platform/types';
-import { EMPTY_INVENTORY } from './empty-inventory';
 import { ClassificationChip } from './ClassificationChip';
+import { EMPTY_INVENTORY } from './empty-inventory';
+import { DEFAULT_SORT, inventoryHref, type InventoryView } from './inventory-href';
 import { StateChip } from './StateChip';
 
 /** One inventory row; the server computes `age` so server and browser render the same text. */
@@ -37,13 +40,32 @@ export interface ResourceRow {
   age: string;
 }
 
-function matches(row: ResourceRow, filter: string): boolean {
-  const needle = filter.trim().toLowerCase();
-  if (needle === '') return true;
-  return [row.name, row.application, row.resourceGroup, row.location, row.sku, row.state].some((value) =>
-    value?.toLowerCase().includes(needle),
-  );
+/** One page of rows as the server filtered, sorted and cut it, and where the neighbouring pages start. */
+export interface InventoryPageView {
+  rows: ResourceRow[];
+  /** Rows matching the filter, on all pages. */
+  total: number;
+  /** Position of the first row among them, from 0. */
+  start: number;
+  next: string | null;
+  previous: string | null;
+  /** Whether the inventory holds anything at all, filter or not. */
+  inventoryEmpty: boolean;
 }
+
+// Typing settles before the server is asked, so each keystroke does not load a page.
+const FILTER_DELAY_MS = 300;
+
+const COLUMNS: { label: string; sort?: string }[] = [
+  { label: 'Name', sort: 'name' },
+  { label: 'Application', sort: 'application' },
+  { label: 'Resource group', sort: 'resourceGroup' },
+  { label: 'Location', sort: 'location' },
+  { label: 'SKU', sort: 'sku' },
+  { label: 'State', sort: 'state' },
+  { label: 'Intent', sort: 'class' },
+  { label: 'Age', sort: 'age' },
+];
 
 function NameLink({ name }: { name: string }) {
   return (
@@ -54,27 +76,65 @@ function NameLink({ name }: { name: string }) {
 }
 
 export function ResourceTable({
-  rows,
+  page,
+  view,
   emptyMessage = EMPTY_INVENTORY,
 }: {
-  rows: ResourceRow[];
+  page: InventoryPageView;
+  /** The filter and order the page shows (without its cursor). */
+  view: InventoryView;
   /** Said when there are no rows at all (e.g. none in the state the page filters by). */
   emptyMessage?: string;
 }) {
   const router = useRouter();
-  const [filter, setFilter] = useState('');
+  const [filter, setFilter] = useState(view.q ?? '');
   const [refreshing, startRefresh] = useTransition();
-  const visible = useMemo(() => rows.filter((row) => matches(row, filter)), [rows, filter]);
+  const [, startNavigation] = useTransition();
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const sort = view.sort ?? DEFAULT_SORT;
+  const rows = page.rows;
+
+  useEffect(() => () => clearTimeout(timer.current), []);
+
+  const search = (text: string) => {
+    clearTimeout(timer.current);
+    const q = text.trim();
+    if (q === (view.q ?? '')) return;
+    startNavigation(() => router.replace(inventoryHref({ ...view, q, cursor: undefined }), { scroll: false }));
+  };
+  const onFilter = (text: string) => {
+    setFilter(text);
+    clearTimeout(timer.current);
+    timer.current = setTimeout(() => search(text), FILTER_DELAY_MS);
+  };
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    search(filter);
+  };
+  const sortHref = (column: string) =>
+    inventoryHref({ ...view, sort: sort === column ? `-${column}` : column, cursor: undefined });
+  const first = page.start + 1;
+  const last = page.start + rows.length;
 
   return (
     <Paper>
-      <Box sx={{ display: 'flex', gap: 1, alignItems: 'center', p: 2, minWidth: 0 }}>
+      <Box
+        component="form"
+        role="search"
+        action="/resources"
+        onSubmit={onSubmit}
+        sx={{ display: 'flex', gap: 1, alignItems: 'center', p: 2, minWidth: 0 }}
+      >
+        {view.state ? <input type="hidden" name="state" value={view.state} /> : null}
+        {view.class ? <input type="hidden" name="class" value={view.class} /> : null}
+        {sort !== DEFAULT_SORT ? <input type="hidden" name="sort" value={sort} /> : null}
         <TextField
           label="Filter resources"
           placeholder="Name, application, group, location, SKU or state"
           size="small"
+          name="q"
           value={filter}
-          onChange={(event) => setFilter(event.target.value)}
+          onChange={(event) => onFilter(event.target.value)}
           sx={{ flexGrow: 1, maxWidth: 480 }}
           slotProps={{
             input: {
@@ -98,7 +158,7 @@ export function ResourceTable({
           </span>
         </Tooltip>
       </Box>
-      {rows.length === 0 ? (
+      {page.inventoryEmpty || (rows.length === 0 && !view.q) ? (
         <Box sx={{ px: 2, pb: 3, pt: 1, textAlign: 'center' }}>
           <Typography color="text.secondary" sx={{ mb: 1 }}>
             {emptyMessage}
@@ -107,9 +167,9 @@ export function ResourceTable({
             Request a storage account
           </Link>
         </Box>
-      ) : visible.length === 0 ? (
+      ) : rows.length === 0 ? (
         <Typography color="text.secondary" sx={{ px: 2, pb: 3, pt: 1, textAlign: 'center', overflowWrap: 'anywhere' }}>
-          No resources match &quot;{filter}&quot;.
+          No resources match &quot;{view.q}&quot;.
         </Typography>
       ) : (
         <>
@@ -118,18 +178,33 @@ export function ResourceTable({
             <Table size="small" aria-label="Storage accounts">
               <TableHead>
                 <TableRow>
-                  <TableCell>Name</TableCell>
-                  <TableCell>Application</TableCell>
-                  <TableCell>Resource group</TableCell>
-                  <TableCell>Location</TableCell>
-                  <TableCell>SKU</TableCell>
-                  <TableCell>State</TableCell>
-                  <TableCell>Intent</TableCell>
-                  <TableCell>Age</TableCell>
+                  {COLUMNS.map((column) => {
+                    const active = column.sort !== undefined && sort.replace(/^-/, '') === column.sort;
+                    const direction = sort.startsWith('-') ? 'desc' : 'asc';
+                    return (
+                      <TableCell
+                        key={column.label}
+                        {...(active ? { 'aria-sort': direction === 'asc' ? 'ascending' : 'descending' } : {})}
+                      >
+                        {column.sort ? (
+                          <TableSortLabel
+                            component={NextLink}
+                            href={sortHref(column.sort)}
+                            active={active}
+                            direction={active ? direction : 'asc'}
+                          >
+                            {column.label}
+                          </TableSortLabel>
+                        ) : (
+                          column.label
+                        )}
+                      </TableCell>
+                    );
+                  })}
                 </TableRow>
               </TableHead>
               <TableBody>
-                {visible.map((row) => (
+                {rows.map((row) => (
                   <TableRow key={row.name} hover>
                     <TableCell>
                       <NameLink name={row.name} />
@@ -155,7 +230,7 @@ export function ResourceTable({
             aria-label="Storage accounts"
             sx={{ display: { xs: 'grid', md: 'none' }, gap: 1, listStyle: 'none', m: 0, px: 2, pb: 2 }}
           >
-            {visible.map((row) => (
+            {rows.map((row) => (
               <Box
                 component="li"
                 key={row.name}
@@ -184,8 +259,31 @@ export function ResourceTable({
               </Box>
             ))}
           </Box>
+          <Box
+            component="nav"
+            aria-label="Inventory pages"
+            sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, alignItems: 'center', px: 2, pb: 2 }}
+          >
+            <Typography variant="body2" color="text.secondary" sx={{ flexGrow: 1 }}>
+              {`${first.toLocaleString('en')}–${last.toLocaleString('en')} of ${page.total.toLocaleString('en')}`}
+            </Typography>
+            <PageLink label="Previous page" href={page.previous && inventoryHref({ ...view, cursor: page.previous })} />
+            <PageLink label="Next page" href={page.next && inventoryHref({ ...view, cursor: page.next })} />
+          </Box>
         </>
       )}
     </Paper>
+  );
+}
+
+function PageLink({ label, href }: { label: string; href: string | null }) {
+  return href ? (
+    <Button component={NextLink} href={href} size="small" variant="outlined" scroll={false}>
+      {label}
+    </Button>
+  ) : (
+    <Button size="small" variant="outlined" disabled>
+      {label}
+    </Button>
   );
 }

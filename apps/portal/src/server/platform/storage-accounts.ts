@@ -17,6 +17,13 @@ import { recordedAction } from '../intent/record-intent';
 import { InvalidRequestError } from './errors';
 import { withinCreateLimits } from './create-limits';
 import { createIdempotencyStore } from './idempotency';
+import { inventoryPage, type InventoryPage, type InventoryQuery } from './inventory-query';
+import {
+  applicationSummaries,
+  inventoryCounts,
+  type ApplicationSummary,
+  type InventoryCounts,
+} from './inventory-summary';
 import { generatedAccountName, parseResourceName } from './resource-name';
 import { getPlatformBackend } from './select-backend';
 
@@ -29,13 +36,32 @@ export function platformMode(): PlatformMode {
   return getPlatformBackend().mode;
 }
 
-/** Every inventory item, classified, with whether the cluster could be read (GET /api/platform/resources). */
+/** Every inventory item, classified, with whether the cluster could be read. */
 export function storageAccountInventory(): Promise<Inventory> {
   return classifiedInventory();
 }
 
-export async function listStorageAccounts(): Promise<readonly StorageAccount[]> {
-  return (await classifiedInventory()).items;
+/** One page of the inventory as GET /api/platform/resources answers it. */
+export type InventoryPageAnswer = Omit<InventoryPage, 'start'> & Omit<Inventory, 'items'>;
+
+/**
+ * One page of the classified inventory, filtered and sorted on the server (inventory-query.ts);
+ * from the ledger, with `clusterAvailable: false`, while the cluster cannot be read.
+ */
+export async function listStorageAccountPage(query: InventoryQuery): Promise<InventoryPageAnswer> {
+  const { items: all, ...sources } = await classifiedInventory();
+  const { items, total, next, previous } = inventoryPage(all, query);
+  return { items, total, next, previous, ...sources };
+}
+
+/** How many inventory items there are, in each state and in each class. */
+export async function countStorageAccounts(): Promise<InventoryCounts> {
+  return inventoryCounts((await classifiedInventory()).items);
+}
+
+/** The inventory summarised per application. */
+export async function summariseApplications(): Promise<ApplicationSummary[]> {
+  return applicationSummaries((await classifiedInventory()).items);
 }
 
 /** One account, classified; from the ledger or Azure when the cluster has no object for it. */

@@ -8,28 +8,51 @@ import { AutoRefresh } from '@/components/resources/AutoRefresh';
 import { DeletionNotice } from '@/components/resources/DeletionNotice';
 import { InventorySources } from '@/components/resources/InventorySources';
 import { emptyInventoryMessage } from '@/components/resources/empty-inventory';
+import { inventoryHref } from '@/components/resources/inventory-href';
 import { ResourceTable } from '@/components/resources/ResourceTable';
 import { anyUnsettled, toResourceRow } from '@/components/resources/rows';
-import { CLASSIFICATION_CODES, CLASSIFICATION_LABELS } from '@/lib/platform/classification';
-import { ACCOUNT_STATES } from '@/lib/platform/types';
+import { CLASSIFICATION_LABELS } from '@/lib/platform/classification';
+import { inventoryPage, parseInventoryQuery } from '@/server/platform/inventory-query';
 import { loadPlatformData } from '@/server/platform/page-data';
 import { platformMode, storageAccountInventory } from '@/server/platform/storage-accounts';
 
 export const metadata: Metadata = { title: 'Resources' };
 
-export default async function ResourcesPage({
-  searchParams,
-}: {
-  searchParams: Promise<{ deleted?: string | string[]; state?: string | string[]; class?: string | string[] }>;
-}) {
-  const { deleted, state, class: classParam } = await searchParams;
-  // Only a known state or class filters; anything else shows everything rather than an empty page.
-  const stateFilter = ACCOUNT_STATES.find((known) => known === state);
-  const classFilter = CLASSIFICATION_CODES.find((known) => known === classParam);
-  const inventory = await loadPlatformData(storageAccountInventory);
-  const loaded = inventory.ok ? { ok: true as const, value: inventory.value.items } : inventory;
+/** Rows per page of the inventory; the API's default is larger, for scripts. */
+const PAGE_SIZE = 50;
+
+type SearchParams = Record<string, string | string[] | undefined>;
+
+function first(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+export default async function ResourcesPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
+  const raw = await searchParams;
+  const deleted = first(raw['deleted']);
+  const params = new URLSearchParams();
+  for (const name of ['q', 'state', 'class', 'sort', 'cursor']) {
+    const value = first(raw[name]);
+    if (value !== undefined) params.set(name, value);
+  }
+  // A hand-edited URL with a bad value shows the default rather than an error page.
+  const query = { ...parseInventoryQuery(params, { lenient: true }), limit: PAGE_SIZE };
+  const loaded = await loadPlatformData(async () => {
+    const { items, ...sources } = await storageAccountInventory();
+    return {
+      page: inventoryPage(items, query),
+      sources,
+      inventoryEmpty: items.length === 0,
+      deletedStillListed: deleted !== undefined && items.some((account) => account.name === deleted),
+    };
+  });
   const now = Date.now();
-  const deletedStillListed = loaded.ok && loaded.value.some((account) => account.name === deleted);
+  const view = {
+    ...(query.q ? { q: query.q } : {}),
+    ...(query.state ? { state: query.state } : {}),
+    ...(query.classification ? { class: query.classification } : {}),
+    sort: query.sort,
+  };
   return (
     <>
       <PageHeader
@@ -41,44 +64,49 @@ export default async function ResourcesPage({
           </LinkButton>
         }
       />
-      {typeof deleted === 'string' ? (
+      {deleted !== undefined ? (
         // Unknown while the list cannot be read: then only the request is certain.
-        <DeletionNotice name={deleted} stillListed={!loaded.ok || deletedStillListed} />
+        <DeletionNotice name={deleted} stillListed={!loaded.ok || loaded.value.deletedStillListed} />
       ) : null}
-      {inventory.ok ? <InventorySources inventory={inventory.value} /> : null}
+      {loaded.ok ? <InventorySources inventory={loaded.value.sources} /> : null}
       {loaded.ok ? (
         <>
           <Box sx={{ mb: 1, minHeight: 24, display: 'flex', gap: 1, alignItems: 'center', flexWrap: 'wrap' }}>
-            {stateFilter ? (
+            {query.state ? (
               <>
-                <Chip label={`State: ${stateFilter}`} color="primary" variant="outlined" size="small" />
-                <AppLink href="/resources">Show every state</AppLink>
+                <Chip label={`State: ${query.state}`} color="primary" variant="outlined" size="small" />
+                <AppLink href={inventoryHref({ ...view, state: undefined })}>Show every state</AppLink>
               </>
             ) : null}
-            {classFilter ? (
+            {query.classification ? (
               <>
                 <Chip
-                  label={`Intent: ${CLASSIFICATION_LABELS[classFilter]}`}
+                  label={`Intent: ${CLASSIFICATION_LABELS[query.classification]}`}
                   color="primary"
                   variant="outlined"
                   size="small"
                 />
-                <AppLink href="/resources">Show every account</AppLink>
+                <AppLink href={inventoryHref({ ...view, class: undefined })}>Show every account</AppLink>
               </>
             ) : null}
             {/* Keep refreshing until a just-deleted account has left the list, whatever state it reports. */}
-            <AutoRefresh active={anyUnsettled(loaded.value) || deletedStillListed} />
+            <AutoRefresh active={anyUnsettled(loaded.value.page.items) || loaded.value.deletedStillListed} />
           </Box>
           <ResourceTable
-            rows={loaded.value
-              .filter((account) => !stateFilter || account.state === stateFilter)
-              .filter((account) => !classFilter || account.classification?.code === classFilter)
-              .map((account) => toResourceRow(account, now))}
+            page={{
+              rows: loaded.value.page.items.map((account) => toResourceRow(account, now)),
+              total: loaded.value.page.total,
+              start: loaded.value.page.start,
+              next: loaded.value.page.next,
+              previous: loaded.value.page.previous,
+              inventoryEmpty: loaded.value.inventoryEmpty,
+            }}
+            view={view}
             emptyMessage={
-              classFilter && loaded.value.length > 0
-                ? `No storage accounts are “${CLASSIFICATION_LABELS[classFilter]}”.`
-                : stateFilter && loaded.value.length > 0
-                  ? `No storage accounts are ${stateFilter.toLowerCase()}.`
+              query.classification && !loaded.value.inventoryEmpty
+                ? `No storage accounts are “${CLASSIFICATION_LABELS[query.classification]}”.`
+                : query.state && !loaded.value.inventoryEmpty
+                  ? `No storage accounts are ${query.state.toLowerCase()}.`
                   : emptyInventoryMessage(platformMode())
             }
           />

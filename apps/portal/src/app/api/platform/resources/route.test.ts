@@ -36,7 +36,14 @@ describe('platform resources API in development mode', () => {
       const response = await GET(new Request(RESOURCES));
       expect(response.status).toBe(200);
       expect(response.headers.get('x-request-id')).toBeTruthy();
-      expect(await response.json()).toMatchObject({ items: [], clusterAvailable: true });
+      expect(await response.json()).toEqual({
+        items: [],
+        total: 0,
+        next: null,
+        previous: null,
+        clusterAvailable: true,
+        cloud: { status: 'unconfigured' },
+      });
     });
 
     it('GET ?name= returns a synthetic storage account record for that name', async () => {

@@ -1,25 +1,27 @@
 import { handleRoute, methodNotAllowed } from '@/server/http/handle-route';
 import { readJsonBody } from '@/server/http/json-body';
 import { changeStorageAccount } from '@/server/platform/account-changes';
+import { parseInventoryQuery } from '@/server/platform/inventory-query';
 import {
   createStorageAccount,
   deleteStorageAccount,
   getStorageAccount,
-  storageAccountInventory,
+  listStorageAccountPage,
   validateStorageAccount,
 } from '@/server/platform/storage-accounts';
 
 export const dynamic = 'force-dynamic';
 
 /**
- * GET: the inventory `{"items": [...], "clusterAvailable", "observedAt", "cloud"}`, each item
- * classified (answered from the ledger while the cluster is unreachable), or one resource with
- * `?name=` as `{"item": {...}}`.
+ * GET: a page of the classified inventory, `?limit=&cursor=&q=&state=&class=&sort=` →
+ * `{"items", "total", "next", "previous", "clusterAvailable", "observedAt", "cloud"}` (from the
+ * ledger while the cluster is unreachable); or one resource with `?name=` as `{"item": {...}}`.
  */
 export const GET = handleRoute(async (request) => {
-  const name = new URL(request.url).searchParams.get('name');
+  const params = new URL(request.url).searchParams;
+  const name = params.get('name');
   if (name !== null) return Response.json({ item: await getStorageAccount(name) });
-  return Response.json(await storageAccountInventory());
+  return Response.json(await listStorageAccountPage(parseInventoryQuery(params)));
 });
 
 /**
