@@ -13,6 +13,8 @@ const nextBin = fileURLToPath(new URL('../../../node_modules/next/dist/bin/next'
 
 export interface PortalServer {
   url: string;
+  /** The server process, for reading its memory. */
+  pid: number;
   /** Everything the server printed, for diagnosing a failed test. */
   output(): string;
   stop(): Promise<void>;
@@ -99,5 +101,5 @@ export async function startPortalServer(options: PortalServerOptions): Promise<P
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
   }
-  return { url, output: () => output, stop: () => stopChild(child) };
+  return { url, pid: child.pid ?? 0, output: () => output, stop: () => stopChild(child) };
 }
