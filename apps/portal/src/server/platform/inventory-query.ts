@@ -217,19 +217,37 @@ function boundary(sequence: readonly Keyed[], position: Cursor, descending: bool
   return low;
 }
 
-export function inventoryPage(accounts: readonly StorageAccount[], query: InventoryQuery): InventoryPage {
+// Paging through a filter asks for the same matches again and again; a few are kept per list.
+const MATCHES_KEPT = 64;
+const matchesOf = new WeakMap<readonly StorageAccount[], Map<string, readonly Keyed[]>>();
+
+/** The accounts matching q, state and class, in the sort order; remembered per list for the latest filters. */
+function matching(accounts: readonly StorageAccount[], query: InventoryQuery): readonly Keyed[] {
   const all = ordered(accounts, query.sort);
   const needle = query.q?.toLowerCase();
   const { state, classification } = query;
-  const matches =
-    needle === undefined && state === undefined && classification === undefined
-      ? all
-      : all.filter(
-          ({ account }) =>
-            (state === undefined || account.state === state) &&
-            (classification === undefined || account.classification?.code === classification) &&
-            (needle === undefined || haystack(account).includes(needle)),
-        );
+  if (needle === undefined && state === undefined && classification === undefined) return all;
+  let kept = matchesOf.get(accounts);
+  if (!kept) {
+    kept = new Map();
+    matchesOf.set(accounts, kept);
+  }
+  const key = JSON.stringify([query.sort, state ?? null, classification ?? null, needle ?? null]);
+  const known = kept.get(key);
+  if (known) return known;
+  const found = all.filter(
+    ({ account }) =>
+      (state === undefined || account.state === state) &&
+      (classification === undefined || account.classification?.code === classification) &&
+      (needle === undefined || haystack(account).includes(needle)),
+  );
+  if (kept.size >= MATCHES_KEPT) kept.delete(kept.keys().next().value as string);
+  kept.set(key, found);
+  return found;
+}
+
+export function inventoryPage(accounts: readonly StorageAccount[], query: InventoryQuery): InventoryPage {
+  const matches = matching(accounts, query);
   const reversed = runsDownward(query.sort);
 
   let start = 0;
