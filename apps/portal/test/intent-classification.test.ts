@@ -246,6 +246,24 @@ describe('classification against intent', () => {
     await classified('stclasslost', 'in_sync');
   });
 
+  it('classifies an unchanged inventory once, and again once the cluster changes', async () => {
+    await create('stclassonce');
+    vi.resetModules();
+    const { classifiedInventory } = await import('../src/server/intent/inventory');
+    // Two reads with nothing changed between them hand out the very same items.
+    const settled = await eventually(async () => {
+      const first = await classifiedInventory();
+      return (await classifiedInventory()).items === first.items ? first : undefined;
+    }, 'two reads of an unchanged inventory to share their items');
+    expect(Object.isFrozen(settled.items)).toBe(true);
+    cluster.standIn.fillAccounts(1, 'stclassoncemore');
+    const changed = await eventually(async () => {
+      const read = await classifiedInventory();
+      return read.items.some((entry) => entry.name.startsWith('stclassoncemore')) ? read : undefined;
+    }, 'the new account to be classified');
+    expect(changed.items).not.toBe(settled.items);
+  });
+
   it('lets only admins adopt', async () => {
     const requester = { 'x-forwarded-email': 'someone@books.example', 'x-forwarded-groups': 'portal-requesters' };
     const refused = await remediate('stnotadopted', { action: 'adopt' }, false, requester);

@@ -143,6 +143,27 @@ describe.each(stores)('intent ledger in %s', (storeName, open) => {
     expect((await ledger.history(account)).map((item) => item.action)).toEqual(['delete', 'create']);
   });
 
+  it('hands out the same frozen desired states until they change', async () => {
+    const ledger = open();
+    const account = name('stsamemap');
+    const created = await ledger.append(intent(account));
+    await ledger.settle(created.id, { status: 'applied' });
+    const first = await ledger.desiredAll();
+    expect(await ledger.desiredAll()).toBe(first);
+    const state = first.get(account);
+    expect(Object.isFrozen(state) && Object.isFrozen(state?.desired.allowedIpRanges)).toBe(true);
+    const failed = await ledger.append(intent(account, { action: 'change' }));
+    await ledger.settle(failed.id, { status: 'failed', reason: 'refused' });
+    expect(await ledger.desiredAll()).toBe(first);
+    const changed = await ledger.append(
+      intent(account, { action: 'change', desired: { ...desired, accessTier: 'Cool' } }),
+    );
+    await ledger.settle(changed.id, { status: 'applied' });
+    const second = await ledger.desiredAll();
+    expect(second).not.toBe(first);
+    expect(second.get(account)?.desired.accessTier).toBe('Cool');
+  });
+
   it('keeps the later intent when two outcomes arrive in the other order', async () => {
     const ledger = open();
     const account = name('stordered');

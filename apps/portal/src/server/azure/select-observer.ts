@@ -8,9 +8,11 @@ import type { CloudObserver, CloudSnapshot } from './cloud-observer';
 const OBSERVER = Symbol.for('books-portal.cloud-observer');
 type Holder = typeof globalThis & { [OBSERVER]?: { key: string; observer: CloudObserver } };
 
+// One object, so what is derived from a snapshot can be kept while it stays the same.
+const NOTHING_OBSERVED: CloudSnapshot = Object.freeze({ status: 'unconfigured' });
 const UNCONFIGURED: CloudObserver = {
-  snapshot: async (): Promise<CloudSnapshot> => ({ status: 'unconfigured' }),
-  refresh: async (): Promise<CloudSnapshot> => ({ status: 'unconfigured' }),
+  snapshot: async () => NOTHING_OBSERVED,
+  refresh: async () => NOTHING_OBSERVED,
 };
 
 /** The cloud observer of this process; without PORTAL_AZURE_SUBSCRIPTION_ID nothing is observed. */

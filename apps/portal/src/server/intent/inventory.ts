@@ -25,7 +25,8 @@ export interface CloudStatus {
 }
 
 export interface Inventory {
-  items: StorageAccount[];
+  /** The same array until one of its inputs changes, so work derived from it can be kept per array. */
+  items: readonly StorageAccount[];
   clusterAvailable: boolean;
   /** The last successful read of the cluster by this process. */
   observedAt?: string;
@@ -210,19 +211,48 @@ export function classifyInventory(
   return items.sort((a, b) => a.name.localeCompare(b.name));
 }
 
+/**
+ * Remembers the last result computed from some inputs, compared by identity: the cluster cache, the
+ * ledger and the cloud observer hand out the same objects until something changes, so an unchanged
+ * inventory is classified, and then sorted and counted, once rather than per view.
+ */
+function lastResult<Result>(): (inputs: readonly unknown[], compute: () => Result) => Result {
+  let last: { inputs: readonly unknown[]; result: Result } | undefined;
+  return (inputs, compute) => {
+    if (last?.inputs.length === inputs.length && last.inputs.every((input, index) => input === inputs[index])) {
+      return last.result;
+    }
+    const result = compute();
+    last = { inputs, result };
+    return result;
+  };
+}
+
+const clusterItems = lastResult<readonly StorageAccount[]>();
+const ledgerItems = lastResult<readonly StorageAccount[]>();
+const developmentItems = lastResult<readonly StorageAccount[]>();
+
 /** Every inventory item, classified. */
 export async function classifiedInventory(): Promise<Inventory> {
   const backend = getPlatformBackend();
   // Development mode answers as the specification says; it has no intent or Azure to compare.
   if (backend.mode === 'mock') {
-    return { items: (await backend.list()).map(inSync), clusterAvailable: true, cloud: { status: 'unconfigured' } };
+    const accounts = await backend.list();
+    return {
+      items: developmentItems([accounts], () => Object.freeze(accounts.map(inSync))),
+      clusterAvailable: true,
+      cloud: { status: 'unconfigured' },
+    };
   }
   const [intents, snapshot] = await Promise.all([getIntentLedger().desiredAll(), getCloudObserver().snapshot()]);
   try {
     const [accounts, groups] = await Promise.all([backend.list(), backend.listResourceGroups()]);
     const observedAt = clusterReadNow();
     return {
-      items: classifyInventory(accounts, groups, intents, snapshot),
+      // Resource groups come as a fresh array per read; only their names matter here.
+      items: clusterItems([accounts, groups.map((group) => group.name).join('\n'), intents, snapshot], () =>
+        Object.freeze(classifyInventory(accounts, groups, intents, snapshot)),
+      ),
       clusterAvailable: true,
       observedAt,
       cloud: cloudStatus(snapshot),
@@ -231,9 +261,13 @@ export async function classifiedInventory(): Promise<Inventory> {
     if (statusOf(error) !== 503) throw error;
     const last = lastClusterRead();
     return {
-      items: [...intents.values()]
-        .map((state) => classified(fromIntent(state), { code: 'cluster_unavailable', fields: [] }))
-        .sort((a, b) => a.name.localeCompare(b.name)),
+      items: ledgerItems([intents], () =>
+        Object.freeze(
+          [...intents.values()]
+            .map((state) => classified(fromIntent(state), { code: 'cluster_unavailable', fields: [] }))
+            .sort((a, b) => a.name.localeCompare(b.name)),
+        ),
+      ),
       clusterAvailable: false,
       ...(last ? { observedAt: last } : {}),
       cloud: cloudStatus(snapshot),

@@ -51,7 +51,10 @@ export interface IntentLedger {
   history(account: string): Promise<HistoryItem[]>;
   /** The desired state of one account, if the portal wants it to exist. */
   desired(account: string): Promise<DesiredState | undefined>;
-  /** The desired state of every account the portal wants to exist. */
+  /**
+   * The desired state of every account the portal wants to exist: the same frozen map until that
+   * changes, so a reader can keep what it derives from it.
+   */
   desiredAll(): Promise<ReadonlyMap<string, Readonly<DesiredState>>>;
   close(): Promise<void>;
 }
@@ -79,4 +82,16 @@ export function historyItem(record: IntentRecord, outcome: (IntentOutcome & { at
     ...(outcome ? { settledAt: outcome.at } : {}),
     changes: record.changes,
   };
+}
+
+/** A frozen copy of every desired state, as desiredAll hands it out. */
+export function frozenDesiredStates(states: Iterable<DesiredState>): ReadonlyMap<string, Readonly<DesiredState>> {
+  const frozen = (value: unknown): unknown => {
+    if (value !== null && typeof value === 'object') {
+      for (const inner of Object.values(value)) frozen(inner);
+      Object.freeze(value);
+    }
+    return value;
+  };
+  return new Map([...states].map((state) => [state.account, frozen(structuredClone(state)) as DesiredState]));
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { HistoryItem } from '@/lib/platform/intent';
 import {
+  frozenDesiredStates,
   historyItem,
   type DesiredState,
   type IntentLedger,
@@ -20,6 +21,7 @@ export function createMemoryLedger(): IntentLedger {
   /** The last applied record of each account, in the order outcomes arrived. */
   const desired = new Map<string, DesiredState>();
   const appliedOrder = new Map<string, number>();
+  let handedOut: ReadonlyMap<string, Readonly<DesiredState>> | undefined;
 
   return {
     durable: false,
@@ -40,6 +42,7 @@ export function createMemoryLedger(): IntentLedger {
       const index = records.indexOf(record);
       if ((appliedOrder.get(record.account) ?? -1) > index) return;
       appliedOrder.set(record.account, index);
+      handedOut = undefined;
       if (record.desired === null) desired.delete(record.account);
       else {
         desired.set(record.account, {
@@ -63,7 +66,8 @@ export function createMemoryLedger(): IntentLedger {
       return state ? structuredClone(state) : undefined;
     },
     async desiredAll() {
-      return new Map([...desired].map(([account, state]) => [account, structuredClone(state)]));
+      handedOut ??= frozenDesiredStates(desired.values());
+      return handedOut;
     },
     async close() {},
   };

@@ -4,6 +4,7 @@ import type { Actor, IntentAction } from '@/lib/platform/intent';
 import type { OwnedFieldChange, OwnedSettings } from '@/lib/platform/owned-settings';
 import { migratePortalDatabase } from '../database/migrations';
 import {
+  frozenDesiredStates,
   historyItem,
   LedgerUnavailableError,
   type DesiredState,
@@ -86,6 +87,7 @@ export function createPostgresLedger(databaseUrl: string): IntentLedger {
   /** The last applied record of each account (null desired: deleted), and how far outcomes were read. */
   const latest = new Map<string, { seq: bigint; state: DesiredState | null }>();
   let readUpTo: Date | undefined;
+  let handedOut: ReadonlyMap<string, Readonly<DesiredState>> | undefined;
   let refreshing: Promise<void> | undefined;
 
   async function readOutcomes(): Promise<void> {
@@ -99,6 +101,7 @@ export function createPostgresLedger(databaseUrl: string): IntentLedger {
       const seq = BigInt(row.seq);
       const known = latest.get(row.account);
       if (!known || known.seq < seq) {
+        handedOut = undefined;
         const record = toRecord(row);
         latest.set(row.account, {
           seq,
@@ -173,9 +176,8 @@ export function createPostgresLedger(databaseUrl: string): IntentLedger {
     },
     async desiredAll() {
       await refresh();
-      const all = new Map<string, DesiredState>();
-      for (const [account, { state }] of latest) if (state) all.set(account, state);
-      return all;
+      handedOut ??= frozenDesiredStates([...latest.values()].flatMap(({ state }) => (state ? [state] : [])));
+      return handedOut;
     },
     async close() {
       await sql.end({ timeout: 5 });
