@@ -34,7 +34,12 @@ export function ClassificationChip({ classification }: { classification: Classif
       variant="outlined"
       color={COLORS[classification.code]}
       label={fields ? `${label}: ${fields}` : label}
-      title={CLASSIFICATION_HINTS[classification.code]}
+      title={
+        fields
+          ? `${label}: ${fields}. ${CLASSIFICATION_HINTS[classification.code]}`
+          : CLASSIFICATION_HINTS[classification.code]
+      }
+      sx={{ maxWidth: '100%' }}
       data-classification={classification.code}
     />
   );

@@ -112,6 +112,20 @@ describe('inventory table', () => {
     expect(emptyInventoryMessage('kubernetes')).toBe('No storage accounts yet.');
   });
 
+  it('shows the class against intent, with every differing setting in the title of its chip', () => {
+    const drifted: ResourceRow = {
+      ...rows[0]!,
+      classification: { code: 'cluster_drift', fields: ['location', 'minTlsVersion', 'publicNetworkAccess'] },
+    };
+    render(<ResourceTable page={page({ rows: [drifted], total: 1 })} view={{}} />);
+    const table = screen.getByRole('table', { name: 'Storage accounts' });
+    const [chip] = within(table).getAllByText(/^Changed in the cluster: Location/);
+    expect(chip?.closest('[data-classification]')).toHaveAttribute(
+      'title',
+      expect.stringMatching(/^Changed in the cluster: Location, Minimum TLS version, Public network access\. /),
+    );
+  });
+
   it('refreshes the server data on request', async () => {
     render(<ResourceTable page={page()} view={{}} />);
     await userEvent.click(screen.getByRole('button', { name: 'Refresh the inventory' }));

@@ -216,7 +216,8 @@ export function ResourceTable({
                     <TableCell>
                       <StateChip state={row.state} {...(row.stateDetail ? { title: row.stateDetail } : {})} />
                     </TableCell>
-                    <TableCell>
+                    {/* A long list of differing settings is cut short here; the chip's title and the account page have it all. */}
+                    <TableCell sx={{ maxWidth: 180 }}>
                       {row.classification ? <ClassificationChip classification={row.classification} /> : '—'}
                     </TableCell>
                     <TableCell>{row.age}</TableCell>
