@@ -246,8 +246,15 @@ describe('portal on a Kubernetes cluster, in a browser', () => {
     await standIn.setUnreachable('refuse');
     await page.goto(`${portal.url}/resources`);
     await waitForStreamedContent(page);
-    // With the cluster down the inventory answers from the intent ledger, and says so.
-    await page.getByRole('status').filter({ hasText: 'The cluster cannot be reached' }).waitFor();
+    // With the cluster down the inventory answers from the intent ledger, and says so. The cache
+    // learns the cluster is gone when its watch breaks, which a loaded machine may render after.
+    const downNotice = page.getByRole('status').filter({ hasText: 'The cluster cannot be reached' });
+    for (let attempt = 0; attempt < 15 && (await downNotice.count()) === 0; attempt++) {
+      await page.waitForTimeout(1000);
+      await page.reload();
+      await waitForStreamedContent(page);
+    }
+    await downNotice.waitFor();
     await screenshot(page, '09-unreachable');
     await standIn.clearFaults();
     // The watch reconnects with backoff; once it has, the page no longer says the cluster is down.
