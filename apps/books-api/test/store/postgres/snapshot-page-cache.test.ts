@@ -145,22 +145,29 @@ test('lists on two replicas during writes through both never answer a state olde
   states.push(await readStates());
   let completed = 0;
   let started = 0;
+  // The lists run until the writes end, also when one fails: a loop on `completed` would spin for
+  // ever after a failed write and keep the test process alive.
+  let writing = true;
   const WRITES = 60;
   const ids: string[] = [];
   const writes = (async () => {
-    for (let index = 0; index < WRITES; index++) {
-      const store = replicas[index % 2]!;
-      started = index + 1;
-      const step = index % 5;
-      if (step === 0 || step === 1 || ids.length === 0) {
-        ids.push((await store.create({ title: `Book ${index}`, author: 'Writer', year: 2000 })).id);
-      } else if (step === 2 || step === 3) {
-        await store.update(ids[index % ids.length]!, { title: `Renamed ${index}` });
-      } else {
-        await store.delete(ids.shift()!);
+    try {
+      for (let index = 0; index < WRITES; index++) {
+        const store = replicas[index % 2]!;
+        started = index + 1;
+        const step = index % 5;
+        if (step === 0 || step === 1 || ids.length === 0) {
+          ids.push((await store.create({ title: `Book ${index}`, author: 'Writer', year: 2000 })).id);
+        } else if (step === 2 || step === 3) {
+          await store.update(ids[index % ids.length]!, { title: `Renamed ${index}` });
+        } else {
+          await store.delete(ids.shift()!);
+        }
+        states.push(await readStates());
+        completed = index + 1;
       }
-      states.push(await readStates());
-      completed = index + 1;
+    } finally {
+      writing = false;
     }
   })();
 
@@ -168,7 +175,7 @@ test('lists on two replicas during writes through both never answer a state olde
   const answers: { replica: number; which: number; oldest: number; newest: number; page: Slice }[] = [];
   const listLoop = async (replica: number) => {
     const last = new Map<number, Slice>();
-    while (completed < WRITES) {
+    while (writing) {
       for (const [which, [skip, limit]] of pages.entries()) {
         const oldest = completed;
         const page = await replicas[replica]!.list(skip, limit);
