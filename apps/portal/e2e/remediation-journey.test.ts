@@ -438,6 +438,26 @@ describe('classification and remediation, in a browser', () => {
     );
     const found = await classified(name, 'cloud_only');
     assert.equal(found.source, 'cloud');
+    // Untagged, it still looks like the portal's in a resource group the cluster approves; elsewhere
+    // it is none of the portal's business: not listed, not shown, not adoptable.
+    const untagged = { location: 'westeurope', kind: 'StorageV2', sku: { name: 'Standard_LRS' } };
+    assert.equal(await arm('PUT', armAccount('rg-platform-shared', 'stjrnloose'), untagged), 200);
+    assert.equal(await arm('PUT', armAccount('rg-someone-else', 'stjrnforeign'), untagged), 200);
+    await classified('stjrnloose', 'cloud_only');
+    const listed = await until(async () => {
+      const { body } = await api<{ items: Item[] }>('/resources');
+      return body.items.some((entry) => entry.name === 'stjrnloose') ? body.items : undefined;
+    }, 'the inventory to list stjrnloose');
+    assert.equal(
+      listed.find((entry) => entry.name === 'stjrnforeign'),
+      undefined,
+    );
+    assert.equal((await api(`/resources?name=stjrnforeign`)).status, 404);
+    const foreign = await api('/resources/remediate?name=stjrnforeign&dryRun=true', {
+      method: 'POST',
+      body: JSON.stringify({ action: 'adopt' }),
+    });
+    assert.equal(foreign.status, 404);
     const inventory = await api<{ items: Item[] }>('/resources');
     assert.equal(inventory.body.items.find((entry) => entry.name === name)?.classification.code, 'cloud_only');
     assert.deepEqual(await history(name), []);

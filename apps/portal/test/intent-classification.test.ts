@@ -264,10 +264,32 @@ describe('classification against intent', () => {
     expect(changed.items).not.toBe(settled.items);
   });
 
-  it('lets only admins adopt', async () => {
+  it('lets only admins adopt and manage, and viewers remediate nothing', async () => {
     const requester = { 'x-forwarded-email': 'someone@books.example', 'x-forwarded-groups': 'portal-requesters' };
-    const refused = await remediate('stnotadopted', { action: 'adopt' }, false, requester);
-    expect([403, 404]).toContain(refused.status);
+    for (const action of ['adopt', 'manage']) {
+      for (const dryRun of [true, false]) {
+        const refused = await remediate('stnotadopted', { action }, dryRun, requester);
+        expect(refused.status).toBe(403);
+        expect(((await refused.json()) as { error: string }).error).toMatch(
+          /needs the admin role; you are signed in as someone@books\.example with the requester role/,
+        );
+      }
+    }
+    const ready = await create('stclassviewer');
+    await editOutsideThePortal('stclassviewer', { minTlsVersion: 'TLS1_1' });
+    await classified('stclassviewer', 'cluster_drift');
+    const viewer = { 'x-forwarded-email': 'viewer@books.example', 'x-forwarded-groups': 'readers' };
+    const review = await remediate('stclassviewer', { action: 'restore-intent' }, true, viewer);
+    expect(review.status).toBe(403);
+    const applied = await remediate(
+      'stclassviewer',
+      { action: 'restore-intent', resourceVersion: ready.resourceVersion },
+      false,
+      viewer,
+    );
+    expect(applied.status).toBe(403);
+    const spec = cluster.standIn.accounts().find((a) => a.metadata.name === 'stclassviewer')?.spec?.['forProvider'];
+    expect((spec as Record<string, unknown>)['minTlsVersion']).toBe('TLS1_1');
   });
 
   it('answers the inventory from the ledger while the cluster is unreachable, and refuses writes with 503', async () => {

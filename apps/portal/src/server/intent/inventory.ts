@@ -161,6 +161,21 @@ function looksLikeOurs(cloud: CloudAccount, approvedGroups: ReadonlySet<string>)
   return tagged || approvedGroups.has(cloud.resourceGroup.toLowerCase());
 }
 
+const approvedGroupsOf = (groups: readonly ResourceGroup[]): ReadonlySet<string> =>
+  new Set(groups.map((group) => group.name.toLowerCase()));
+
+/**
+ * The Azure account of this name if it is cloud_only material: observed, and tagged by the portal or
+ * in a resource group the cluster approves. Any other account of the subscription is none of the
+ * portal's business, on the inventory, the account page and in adoption alike.
+ */
+export async function unclaimedCloudAccount(snapshot: CloudSnapshot, name: string): Promise<CloudAccount | undefined> {
+  const cloud = cloudAccountOf(snapshot, name);
+  if (!cloud) return undefined;
+  const groups = await getPlatformBackend().listResourceGroups();
+  return looksLikeOurs(cloud, approvedGroupsOf(groups)) ? cloud : undefined;
+}
+
 function classified(account: StorageAccount, classification: StorageAccount['classification']): StorageAccount {
   return { ...account, ...(classification ? { classification } : {}) };
 }
@@ -202,7 +217,7 @@ export function classifyInventory(
     items.push(classified(fromIntent(state), classification));
   }
   if (snapshot.status === 'observed') {
-    const approved = new Set(groups.map((group) => group.name.toLowerCase()));
+    const approved = approvedGroupsOf(groups);
     for (const [key, cloud] of snapshot.accounts) {
       if (seenInAzure.has(key) || !looksLikeOurs(cloud, approved)) continue;
       items.push(classified(fromCloud(cloud), { code: 'cloud_only', fields: [] }));
@@ -308,7 +323,7 @@ export async function classifiedAccount(rawName: string): Promise<StorageAccount
         classify({ clusterAvailable: true, intent: state.desired, cloud: cloudSide(snapshot, name) }),
       );
     }
-    const cloud = cloudAccountOf(snapshot, name);
+    const cloud = await unclaimedCloudAccount(snapshot, name);
     if (cloud) return classified(fromCloud(cloud), { code: 'cloud_only', fields: [] });
     throw error;
   }

@@ -21,6 +21,7 @@ import { staleVersion } from '../platform/account-change-plan';
 import { parseResourceName } from '../platform/resource-name';
 import { getPlatformBackend } from '../platform/select-backend';
 import { recordedAction } from './record-intent';
+import { unclaimedCloudAccount } from './inventory';
 import { getIntentLedger } from './select-ledger';
 
 import {
@@ -173,6 +174,21 @@ interface Situation {
   cloud?: Partial<OwnedSettings>;
 }
 
+/** What only admins may do, in the words of the refusal. */
+const ADMIN_ONLY: Partial<Record<Remediation, string>> = {
+  adopt: 'Adopting an account',
+  manage: 'Moving an account to full management',
+};
+
+/** @throws ForbiddenError (403) when the action is for admins and the caller is not one. */
+function requireAdmin(action: Remediation, context: RequestContext): void {
+  const what = ADMIN_ONLY[action];
+  if (what === undefined || hasRole(context.principal, 'admin')) return;
+  throw new ForbiddenError(
+    `${what} needs the admin role; you are signed in as ${context.principal.identity} with the ${context.principal.role} role`,
+  );
+}
+
 const missing = (name: string, action: Remediation, why: string) =>
   new ConflictError(`"${action}" does not apply to storage account "${name}": ${why}`);
 
@@ -211,10 +227,7 @@ export function planRemediation(
       };
     }
     case 'adopt': {
-      if (!hasRole(context.principal, 'admin'))
-        throw new ForbiddenError(
-          `Adopting an account needs the admin role; you are signed in as ${context.principal.identity} with the ${context.principal.role} role`,
-        );
+      requireAdmin(action, context);
       if (intent || account) throw missing(name, action, 'it is already known to the portal or the cluster');
       if (!cloud)
         throw missing(
@@ -231,10 +244,7 @@ export function planRemediation(
       };
     }
     case 'manage': {
-      if (!hasRole(context.principal, 'admin'))
-        throw new ForbiddenError(
-          `Moving an account to full management needs the admin role; you are signed in as ${context.principal.identity} with the ${context.principal.role} role`,
-        );
+      requireAdmin(action, context);
       if (!account?.observeOnly) throw missing(name, action, 'it is not an adopted, observe-only account');
       if (!intent) throw missing(name, action, 'the portal has no intent for it');
       return {
@@ -268,6 +278,8 @@ export async function remediate(
     );
   }
   const { action, resourceVersion } = parsed.data;
+  // Refused by role before anything is looked up: whether the account exists is no answer to that.
+  requireAdmin(action, context);
   const backend = getPlatformBackend();
   const [state, snapshot] = await Promise.all([getIntentLedger().desired(name), getCloudObserver().snapshot()]);
   let account: StorageAccount | undefined;
@@ -276,10 +288,13 @@ export async function remediate(
   } catch (error) {
     if (!(error instanceof PlatformError && error.status === 404)) throw error;
   }
+  // Without a cluster object or intent, only an account that looks like the portal's is one to adopt.
   const cloud =
-    snapshot.status === 'observed'
-      ? snapshot.accounts.get((account?.externalName ?? name).toLowerCase())?.settings
-      : undefined;
+    account || state
+      ? snapshot.status === 'observed'
+        ? snapshot.accounts.get((account?.externalName ?? name).toLowerCase())?.settings
+        : undefined
+      : (await unclaimedCloudAccount(snapshot, name))?.settings;
   if (!account && !state && !cloud) throw new NotFoundError(`Storage account "${name}" was not found`);
   // A requester remediates what it requested; admins anything (adopt and manage check admin themselves).
   authorize(context.principal, 'change', account ?? { ...(state ? { requestedBy: state.actor.display } : {}) });
