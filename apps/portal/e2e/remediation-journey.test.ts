@@ -424,6 +424,58 @@ describe('classification and remediation, in a browser', () => {
     await page.close();
   });
 
+  it('desired_only: kubectl deletes the account, Azure goes with it, and recreate makes it again from intent', async () => {
+    const name = 'stjrngone';
+    await createThroughPortal(name);
+    await kubectl(['delete', 'account', name, '--wait=true', '--timeout=60s']);
+    assert.equal(standIn.azure.get(name), undefined, 'the provider deleted the Azure account');
+    const gone = await classified(name, 'desired_only');
+    assert.equal(gone.source, 'ledger');
+    // kubectl is not the portal: its delete is not in the history, and intent stands.
+    assert.deepEqual(
+      (await history(name)).map((entry) => entry.action),
+      ['create'],
+    );
+
+    const page = await openDetail(name);
+    await verdict(page, 'desired_only').getByText('Not in Azure').waitFor();
+    const { dialog, changes } = await review(page, 'Recreate in the cluster', name);
+    assert.ok(changes.includes('Minimum TLS version: TLS 1.2'), changes.join('; '));
+    await dialog.getByRole('button', { name: 'Apply' }).click();
+    await page.getByRole('status').filter({ hasText: 'Recreate in the cluster: accepted' }).waitFor();
+    await classified(name, 'in_sync');
+    assert.equal(standIn.azure.get(name)?.properties.minimumTlsVersion, 'TLS1_2', 'Crossplane created it in Azure');
+    await reloadUntil(page, 'in_sync');
+    await screenshot(page, '09-desired-only-recreated');
+    await page.close();
+  });
+
+  it('pending: while Crossplane retries a failing create the account is pending, never in sync', async () => {
+    const name = 'stjrnretry';
+    standIn.injectFailure(name, 'quota exceeded');
+    try {
+      const created = await api('/resources', {
+        method: 'POST',
+        body: JSON.stringify({
+          name,
+          application: 'journey',
+          environment: 'dev',
+          resourceGroup: 'rg-books-dev',
+          location: 'westeurope',
+        }),
+      });
+      assert.equal(created.status, 201);
+      await classified(name, 'pending');
+      const page = await openDetail(name);
+      await verdict(page, 'pending').getByText('Pending').waitFor();
+      assert.equal(await page.getByText('In sync', { exact: true }).count(), 0);
+      await page.close();
+    } finally {
+      standIn.clearFailure(name);
+    }
+    await classified(name, 'in_sync');
+  });
+
   it('adopt, then manage: a tagged Azure account nobody asked for reads cloud_only and comes under management', async () => {
     const name = 'stjrnfound';
     assert.equal(
@@ -474,7 +526,7 @@ describe('classification and remediation, in a browser', () => {
     assert.ok(changes.includes('Application: billing'), changes.join('; '));
     assert.equal(standIn.accounts().filter((a) => a.metadata.name === name).length, 0, 'a dry run stores nothing');
     await assertAccessible(page, 'the adopt review');
-    await screenshot(page, '09-adopt-review');
+    await screenshot(page, '10-adopt-review');
 
     // Someone takes it into the cluster with kubectl first: the adoption no longer applies.
     await kubectl(
@@ -495,7 +547,7 @@ describe('classification and remediation, in a browser', () => {
       .getByRole('alert')
       .getByText(/already known/)
       .waitFor();
-    await screenshot(page, '10-adopt-conflict');
+    await screenshot(page, '11-adopt-conflict');
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await kubectl(['delete', 'account', name, '--wait=true', '--timeout=60s']);
     assert.ok(standIn.azure.get(name), 'deleting an observe-only object leaves Azure alone');
@@ -515,7 +567,7 @@ describe('classification and remediation, in a browser', () => {
     const [adoptRecord] = await history(name);
     assert.deepEqual([adoptRecord?.action, adoptRecord?.status], ['adopt', 'applied']);
     await reloadUntil(page, 'in_sync');
-    await screenshot(page, '11-adopted');
+    await screenshot(page, '12-adopted');
 
     // manage: the review, a kubectl edit that makes it stale, then the apply.
     const before = dryRuns('patch', name);
@@ -524,7 +576,7 @@ describe('classification and remediation, in a browser', () => {
     assert.equal(dryRuns('patch', name), before + 1, 'the review asked the cluster for a dry run');
     assert.deepEqual(forProvider(name), { location: 'westeurope', resourceGroupName: 'rg-books-prod' });
     await assertAccessible(page, 'the manage review');
-    await screenshot(page, '12-manage-review');
+    await screenshot(page, '13-manage-review');
     await kubectl(['annotate', 'account', name, 'example.com/owner=billing']);
     await manage.dialog.getByRole('button', { name: 'Apply' }).click();
     await manage.dialog
@@ -550,7 +602,7 @@ describe('classification and remediation, in a browser', () => {
     ]);
     await reloadUntil(page, 'in_sync');
     await page.getByRole('button', { name: 'Manage fully', exact: true }).waitFor({ state: 'detached' });
-    await screenshot(page, '13-managed');
+    await screenshot(page, '14-managed');
     await page.close();
   });
 
@@ -570,7 +622,7 @@ describe('classification and remediation, in a browser', () => {
       await shown.getByText('Azure not readable').waitFor();
       assert.match(await shown.innerText(), /throttling/);
       assert.equal(await page.getByText('In sync', { exact: true }).count(), 0);
-      await screenshot(page, '14-observation-unavailable');
+      await screenshot(page, '15-observation-unavailable');
       await page.close();
     } finally {
       standIn.arm.clearFaults();
