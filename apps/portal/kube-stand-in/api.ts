@@ -34,7 +34,7 @@ import {
   StatusError,
   unsupportedMediaType,
 } from './status.js';
-import type { ObjectStore } from './store.js';
+import { objectKey, type ObjectStore } from './store.js';
 import { includeObjectOf, requestedTable, tableContentType, toTable } from './tables.js';
 import { kubeTime, type KubeObject, type Verb } from './types.js';
 import { isRecord, unknownFields, validateNewObject, validateObjectName } from './validation.js';
@@ -121,6 +121,10 @@ function fieldValidationOf(query: URLSearchParams): FieldValidation {
   throw badRequest(`fieldValidation: Unsupported value: "${value}": supported values: "Ignore", "Strict", "Warn"`);
 }
 
+/**
+ * One chunk of a list. As with etcd, the continue token names the key the chunk ended at and the
+ * next chunk starts after it, so an object deleted in between moves no other object out of reach.
+ */
 function listPage(
   def: ResourceDef,
   items: KubeObject[],
@@ -128,15 +132,18 @@ function listPage(
   query: URLSearchParams,
 ): { metadata: Record<string, unknown>; page: KubeObject[] } {
   const limit = Number(query.get('limit') ?? 0);
-  const start =
-    Number(query.get('continue') ? Buffer.from(query.get('continue') ?? '', 'base64url').toString() : 0) || 0;
-  const page = limit > 0 ? items.slice(start, start + limit) : items.slice(start);
-  const remaining = items.length - start - page.length;
+  const token = query.get('continue');
+  const after = token ? Buffer.from(token, 'base64url').toString() : undefined;
+  const keyOf = (object: KubeObject) => objectKey(object.metadata.namespace, object.metadata.name ?? '');
+  const rest = after === undefined ? items : items.filter((object) => keyOf(object) > after);
+  const page = limit > 0 ? rest.slice(0, limit) : rest;
+  const remaining = rest.length - page.length;
+  const last = page.at(-1);
   return {
     metadata: {
       resourceVersion,
-      ...(remaining > 0
-        ? { continue: Buffer.from(String(start + page.length)).toString('base64url'), remainingItemCount: remaining }
+      ...(remaining > 0 && last
+        ? { continue: Buffer.from(keyOf(last)).toString('base64url'), remainingItemCount: remaining }
         : {}),
     },
     page,

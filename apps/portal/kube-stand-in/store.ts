@@ -27,7 +27,7 @@ function keyOf(def: ResourceDef): string {
   return `${def.plural}.${def.group}`;
 }
 
-function objectKey(namespace: string | undefined, name: string): string {
+export function objectKey(namespace: string | undefined, name: string): string {
   return namespace ? `${namespace}/${name}` : name;
 }
 

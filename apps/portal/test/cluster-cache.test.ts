@@ -6,7 +6,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { KubeConfig } from '@kubernetes/client-node';
 import { createClusterCache, type ClusterCache } from '../src/server/kubernetes/cluster-cache';
-import { createClusterClient, type ClusterClient } from '../src/server/kubernetes/cluster-client';
+import { createClusterClient, LIST_CHUNK, type ClusterClient } from '../src/server/kubernetes/cluster-client';
 import { createKubernetesBackend } from '../src/server/kubernetes/kubernetes-backend';
 import { createLogger } from '../src/server/log/logger';
 import { PlatformUnavailableError } from '../src/server/platform/errors';
@@ -16,8 +16,11 @@ let cluster: TestCluster;
 let client: ClusterClient;
 let cache: ClusterCache | undefined;
 
+/** Whole lists: a list's later chunks (with a continue token) are part of the first one's. */
 const listsOf = (resource: string) =>
-  cluster.standIn.requests().filter((r) => r.verb === 'list' && r.resource === resource).length;
+  cluster.standIn
+    .requests()
+    .filter((r) => r.verb === 'list' && r.resource === resource && !r.query.includes('continue=')).length;
 const watchesOf = (resource: string) =>
   cluster.standIn.requests().filter((r) => r.verb === 'watch' && r.resource === resource);
 
@@ -69,6 +72,28 @@ describe('the watch-fed cluster cache', () => {
     const watch = watchesOf('accounts').at(-1);
     expect(watch?.query).toContain('allowWatchBookmarks=true');
     expect(c.accounts.health().lastEventAt).toBeDefined();
+  });
+
+  it('lists a large collection in chunks, then follows it as one', async () => {
+    cluster.standIn.fillAccounts(LIST_CHUNK * 2 + 10, 'stchunked');
+    const total = cluster.standIn.accounts().length;
+    const listsBefore = cluster.standIn.requests().filter((r) => r.verb === 'list' && r.resource === 'accounts');
+    const c = await warmCache();
+    expect((await names(c)).length).toBe(total);
+    const chunks = cluster.standIn
+      .requests()
+      .filter((r) => r.verb === 'list' && r.resource === 'accounts')
+      .slice(listsBefore.length);
+    expect(chunks).toHaveLength(Math.ceil(total / LIST_CHUNK));
+    expect(chunks.every((r) => r.query.includes(`limit=${LIST_CHUNK}`))).toBe(true);
+    expect(chunks.slice(1).every((r) => r.query.includes('continue='))).toBe(true);
+
+    cluster.standIn.fillAccounts(1, 'stafterchunks');
+    await eventually(
+      async () => ((await c.accounts.values()).length === total + 1 ? true : undefined),
+      'the watched add',
+    );
+    expect(c.accounts.health()).toMatchObject({ synced: true, failing: false, relists: 0 });
   });
 
   it('moves its resourceVersion forward on bookmarks while its own collection is quiet', async () => {

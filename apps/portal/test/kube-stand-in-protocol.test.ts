@@ -175,6 +175,32 @@ describe('Kubernetes stand-in watch', () => {
   });
 });
 
+describe('Kubernetes stand-in chunked lists', () => {
+  it('answers limit with a continue token naming where the chunk ended, so a deletion in between skips nothing', async () => {
+    cluster.standIn.fillAccounts(5, `stchunk${sequence++}`);
+    type Chunk = { metadata: { continue?: string; remainingItemCount?: number }; items: Account[] };
+    const list = async (query: string) => (await call(cluster.standIn, 'GET', `${ACCOUNTS}${query}`)).json<Chunk>();
+    const all = (await list('')).items.map((a) => a.metadata.name);
+
+    let chunk = await list('?limit=2');
+    const seen = chunk.items.map((a) => a.metadata.name);
+    expect(seen).toEqual(all.slice(0, 2));
+    // The first account goes for good before the next chunk is asked for.
+    expect((await call(cluster.standIn, 'DELETE', `${ACCOUNTS}/${seen[0]}`)).status).toBeLessThan(300);
+    await eventually(
+      () => (cluster.standIn.accounts().some((a) => a.metadata.name === seen[0]) ? undefined : true),
+      'the deleted account gone',
+    );
+    while (chunk.metadata.continue) {
+      expect(chunk.metadata.remainingItemCount).toBeGreaterThan(0);
+      chunk = await list(`?limit=2&continue=${chunk.metadata.continue}`);
+      expect(chunk.items.length).toBeLessThanOrEqual(2);
+      seen.push(...chunk.items.map((a) => a.metadata.name));
+    }
+    expect(seen).toEqual(all);
+  });
+});
+
 describe('Kubernetes stand-in server-side printing', () => {
   it('answers kubectl get with a Table of the CRD printer columns', async () => {
     const response = await call(cluster.standIn, 'GET', GROUPS, { headers: { accept: TABLE } });

@@ -33,7 +33,7 @@ export function createClusterCache(client: ClusterClient, baseLogger: Logger = l
   const accounts = new WatchedCollection<StorageAccount>({
     name: 'storage accounts',
     source: {
-      list: () => client.listAccounts(),
+      list: (continueToken) => client.listAccounts(continueToken),
       watch: (version, handlers) => client.watchAccounts(version, handlers),
     },
     map: (object) => toStorageAccount(object as AccountObject),
@@ -43,7 +43,7 @@ export function createClusterCache(client: ClusterClient, baseLogger: Logger = l
   const resourceGroups = new WatchedCollection<ResourceGroup | undefined>({
     name: 'resource groups',
     source: {
-      list: () => client.listResourceGroups(),
+      list: (continueToken) => client.listResourceGroups(continueToken),
       watch: (version, handlers) => client.watchResourceGroups(version, handlers),
     },
     map: (object) => toResourceGroup(object as ResourceGroupObject),

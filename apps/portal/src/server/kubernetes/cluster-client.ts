@@ -24,14 +24,22 @@ export const DEFAULT_CALL_TIMEOUT_MS = 10_000;
  * below insists on it), each with a deadline and with errors already mapped to platform errors.
  * Objects come back raw; the backend maps them to the portal's types.
  */
-/** A LIST answer: the objects and the resourceVersion a watch continues from. */
+/** One chunk of a LIST answer: its objects, the list's resourceVersion and, if more follow, the token for them. */
 export interface ObjectList {
   items: unknown[];
   resourceVersion: string;
+  continue?: string;
 }
 
+/**
+ * Objects per LIST chunk, as client-go's pager and kubectl ask for: a cluster of many thousand
+ * accounts then never arrives as one answer that must be held, as text and parsed, all at once.
+ */
+export const LIST_CHUNK = 500;
+
 export interface ClusterClient {
-  listAccounts(): Promise<ObjectList>;
+  /** One chunk; pass the previous chunk's `continue` for the next. */
+  listAccounts(continueToken?: string): Promise<ObjectList>;
   /** Resolves once the stream is open; rejects with a platform error or ResourceVersionExpiredError. */
   watchAccounts(resourceVersion: string, handlers: WatchHandlers): Promise<WatchStream>;
   getAccount(name: string): Promise<unknown>;
@@ -42,7 +50,7 @@ export interface ClusterClient {
   changeAccount(name: string, patch: object): Promise<unknown>;
   dryRunChangeAccount(name: string, patch: object): Promise<unknown>;
   requestReconcile(name: string, annotations: Record<string, string>): Promise<unknown>;
-  listResourceGroups(): Promise<ObjectList>;
+  listResourceGroups(continueToken?: string): Promise<ObjectList>;
   watchResourceGroups(resourceVersion: string, handlers: WatchHandlers): Promise<WatchStream>;
   listAccountEvents(name: string, kind: string): Promise<CoreV1Event[]>;
 }
@@ -76,10 +84,11 @@ function contentType(value: string): ObservableMiddleware {
 
 function objectList(list: unknown): ObjectList {
   const body = typeof list === 'object' && list !== null ? (list as { items?: unknown; metadata?: unknown }) : {};
-  const metadata = body.metadata as { resourceVersion?: unknown } | undefined;
+  const metadata = body.metadata as { resourceVersion?: unknown; continue?: unknown } | undefined;
   return {
     items: Array.isArray(body.items) ? body.items : [],
     resourceVersion: typeof metadata?.resourceVersion === 'string' ? metadata.resourceVersion : '',
+    ...(typeof metadata?.continue === 'string' && metadata.continue !== '' ? { continue: metadata.continue } : {}),
   };
 }
 
@@ -102,12 +111,17 @@ export function createClusterClient(config: KubeConfig, timeoutMs = DEFAULT_CALL
     }
   }
   const target = ({ group, version, resource }: ClusterCall) => ({ group, version, plural: resource });
+  const chunk = (c: ClusterCall, continueToken: string | undefined) => ({
+    ...target(c),
+    limit: LIST_CHUNK,
+    ...(continueToken === undefined ? {} : { _continue: continueToken }),
+  });
   const mergePatch = deadline(timeoutMs, [contentType(PatchStrategy.MergePatch)]);
 
   return {
-    listAccounts: () =>
+    listAccounts: (continueToken) =>
       call('listAccounts', undefined, async (c) =>
-        objectList(await customObjects.listClusterCustomObject(target(c), options)),
+        objectList(await customObjects.listClusterCustomObject(chunk(c, continueToken), options)),
       ),
     watchAccounts: (resourceVersion, handlers) =>
       openWatch(watcher, CLUSTER_CALLS.watchAccounts, resourceVersion, handlers, timeoutMs),
@@ -142,9 +156,9 @@ export function createClusterClient(config: KubeConfig, timeoutMs = DEFAULT_CALL
       ),
     deleteAccount: (name) =>
       call('deleteAccount', name, (c) => customObjects.deleteClusterCustomObject({ ...target(c), name }, options)),
-    listResourceGroups: () =>
+    listResourceGroups: (continueToken) =>
       call('listResourceGroups', undefined, async (c) =>
-        objectList(await customObjects.listClusterCustomObject(target(c), options)),
+        objectList(await customObjects.listClusterCustomObject(chunk(c, continueToken), options)),
       ),
     watchResourceGroups: (resourceVersion, handlers) =>
       openWatch(watcher, CLUSTER_CALLS.watchResourceGroups, resourceVersion, handlers, timeoutMs),

@@ -15,7 +15,8 @@ import { ResourceVersionExpiredError, type WatchEventType, type WatchHandlers, t
  */
 
 export interface CollectionSource {
-  list(): Promise<ObjectList>;
+  /** One chunk of the list; the next with the previous chunk's `continue`. */
+  list(continueToken?: string): Promise<ObjectList>;
   watch(resourceVersion: string, handlers: WatchHandlers): Promise<WatchStream>;
 }
 
@@ -284,11 +285,20 @@ export class WatchedCollection<T> {
 
   private async list(): Promise<void> {
     const started = Date.now();
-    const list = await this.options.source.list();
     const fresh = new Map<string, Entry<T>>();
-    for (const object of list.items) {
-      const name = nameOf(object);
-      if (name) fresh.set(name, { value: this.options.map(object), resourceVersion: versionOf(object) });
+    let chunk = await this.options.source.list();
+    // Every chunk of a Kubernetes list comes from the first one's snapshot: the watch follows from it.
+    // (Where a server answers later chunks from a newer state, the watch replays what changed since.)
+    const list = { resourceVersion: chunk.resourceVersion };
+    let chunks = 1;
+    for (;;) {
+      for (const object of chunk.items) {
+        const name = nameOf(object);
+        if (name) fresh.set(name, { value: this.options.map(object), resourceVersion: versionOf(object) });
+      }
+      if (chunk.continue === undefined) break;
+      chunk = await this.options.source.list(chunk.continue);
+      chunks += 1;
     }
     this.entries.clear();
     for (const [name, entry] of fresh) this.entries.set(name, entry);
@@ -303,6 +313,7 @@ export class WatchedCollection<T> {
       {
         collection: this.options.name,
         objects: this.entries.size,
+        chunks,
         resourceVersion: list.resourceVersion,
         durationMs: Date.now() - started,
       },
