@@ -62,6 +62,16 @@ describe('settings page content', () => {
     expect(entry(view, 'User')).toBe('portal-sa');
   });
 
+  it('says where intent is kept, and that it is not durable without PORTAL_DATABASE_URL', () => {
+    expect(entry(settingsFor(person('admin'), sources), 'Intent ledger')).toBe(
+      'PostgreSQL at postgres://db.internal:5432/portal: durable, shared by every replica',
+    );
+    const inMemory = parseConfig({ PORTAL_AUTH: 'proxy', PORTAL_ADMIN_GROUPS: 'platform-admins' });
+    expect(entry(settingsFor(person('admin'), { ...sources, config: inMemory }), 'Intent ledger')).toMatch(
+      /^in memory: not durable\. .*set PORTAL_DATABASE_URL to keep it$/,
+    );
+  });
+
   it.each(['viewer', 'requester', 'admin'] as const)('never holds a secret for a %s', (role) => {
     const shown = text(settingsFor(person(role), sources));
     for (const secret of [CLIENT_SECRET, SESSION_SECRET, DATABASE_PASSWORD, DATABASE_URL, CLUSTER_TOKEN, 'hunter2']) {
