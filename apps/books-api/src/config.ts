@@ -171,15 +171,28 @@ const claimPath: Parser<string | undefined> = (raw) => {
   return value;
 };
 
+/** An OAuth scope token (RFC 6749 3.3: visible ASCII but `"` and `\`). */
+const SCOPE_TOKEN = /^[\x21\x23-\x5b\x5d-\x7e]+$/;
+
+/** AUTH_OIDC_DOCS_SCOPES: space-separated scopes. */
+const scopeList: Parser<string[]> = (raw) => {
+  const scopes = raw.split(' ').filter((scope) => scope !== '');
+  const bad = scopes.find((scope) => !SCOPE_TOKEN.test(scope));
+  if (bad !== undefined) throw new InvalidValue(`must be scopes separated by spaces, got "${bad}"`);
+  return scopes;
+};
+
 /** Tokens from an identity provider (docs/authentication.md); undefined when AUTH_OIDC_ISSUER is unset. */
 function readIdentityProvider(env: Env, ownIssuer: string) {
   const issuer = read(env, 'AUTH_OIDC_ISSUER', oidcIssuer, undefined);
   const audience = read<string | undefined>(env, 'AUTH_OIDC_AUDIENCE', nonEmptyString, undefined);
   const rolesClaim = read(env, 'AUTH_OIDC_ROLES_CLAIM', claimPath, undefined);
+  const docsClientId = read<string | undefined>(env, 'AUTH_OIDC_DOCS_CLIENT_ID', nonEmptyString, undefined);
+  const docsScopes = read(env, 'AUTH_OIDC_DOCS_SCOPES', scopeList, []);
   if (issuer === undefined) {
-    const stray = (['AUTH_OIDC_AUDIENCE', 'AUTH_OIDC_ROLES_CLAIM'] as const).find(
-      (variable) => (env[variable] ?? '').trim() !== '',
-    );
+    const stray = (
+      ['AUTH_OIDC_AUDIENCE', 'AUTH_OIDC_ROLES_CLAIM', 'AUTH_OIDC_DOCS_CLIENT_ID', 'AUTH_OIDC_DOCS_SCOPES'] as const
+    ).find((variable) => (env[variable] ?? '').trim() !== '');
     if (stray !== undefined) throw new ConfigError('AUTH_OIDC_ISSUER', `is required with ${stray}`);
     return undefined;
   }
@@ -190,10 +203,14 @@ function readIdentityProvider(env: Env, ownIssuer: string) {
       'AUTH_OIDC_ISSUER',
       'must differ from JWT_ISSUER: the iss of a token decides who verifies it',
     );
+  if (docsClientId === undefined && docsScopes.length > 0)
+    throw new ConfigError('AUTH_OIDC_DOCS_CLIENT_ID', 'is required with AUTH_OIDC_DOCS_SCOPES');
   return {
     issuer,
     audience,
     rolesClaim,
+    // /docs signs in with the provider (authorization code + PKCE) only with a client id of its own.
+    docs: docsClientId === undefined ? undefined : { clientId: docsClientId, scopes: docsScopes },
   };
 }
 

@@ -58,7 +58,12 @@ test('AUTH_OIDC_*: unset means only the API own tokens; an https or loopback iss
       AUTH_OIDC_ISSUER: 'https://login.microsoftonline.com/tenant-id/v2.0',
       AUTH_OIDC_AUDIENCE: 'api://books',
     }).auth.identityProvider,
-    { issuer: 'https://login.microsoftonline.com/tenant-id/v2.0', audience: 'api://books', rolesClaim: undefined },
+    {
+      issuer: 'https://login.microsoftonline.com/tenant-id/v2.0',
+      audience: 'api://books',
+      rolesClaim: undefined,
+      docs: undefined,
+    },
   );
   for (const issuer of ['http://127.0.0.1:8080/realms/books', 'http://localhost:8080', 'http://[::1]:9000']) {
     const config = loadConfig({
@@ -66,8 +71,27 @@ test('AUTH_OIDC_*: unset means only the API own tokens; an https or loopback iss
       AUTH_OIDC_AUDIENCE: 'b',
       AUTH_OIDC_ROLES_CLAIM: 'realm_access.roles',
     });
-    assert.deepEqual(config.auth.identityProvider, { issuer, audience: 'b', rolesClaim: 'realm_access.roles' });
+    assert.deepEqual(config.auth.identityProvider, {
+      issuer,
+      audience: 'b',
+      rolesClaim: 'realm_access.roles',
+      docs: undefined,
+    });
   }
+});
+
+test('AUTH_OIDC_DOCS_CLIENT_ID and AUTH_OIDC_DOCS_SCOPES: /docs signs in with the provider, asking for those scopes', () => {
+  const provider = { AUTH_OIDC_ISSUER: 'https://idp.example/realms/books', AUTH_OIDC_AUDIENCE: 'books-api' };
+  assert.deepEqual(loadConfig({ ...provider, AUTH_OIDC_DOCS_CLIENT_ID: 'books-docs' }).auth.identityProvider?.docs, {
+    clientId: 'books-docs',
+    scopes: [],
+  });
+  const docs = loadConfig({
+    ...provider,
+    AUTH_OIDC_DOCS_CLIENT_ID: 'books-docs',
+    AUTH_OIDC_DOCS_SCOPES: ' openid  api://books/Books.Read ',
+  }).auth.identityProvider?.docs;
+  assert.deepEqual(docs, { clientId: 'books-docs', scopes: ['openid', 'api://books/Books.Read'] });
 });
 
 test('RESPONSE_WRITE_BATCHING takes the switch words', () => {
@@ -121,6 +145,20 @@ test('a bad value throws an error naming the variable', () => {
     [
       { AUTH_OIDC_ISSUER: 'https://idp.example', AUTH_OIDC_AUDIENCE: 'b', AUTH_OIDC_ROLES_CLAIM: 'realm..roles' },
       'AUTH_OIDC_ROLES_CLAIM',
+    ],
+    [{ AUTH_OIDC_DOCS_CLIENT_ID: 'books-docs' }, 'AUTH_OIDC_ISSUER'],
+    [
+      { AUTH_OIDC_ISSUER: 'https://idp.example', AUTH_OIDC_AUDIENCE: 'b', AUTH_OIDC_DOCS_SCOPES: 'openid' },
+      'AUTH_OIDC_DOCS_CLIENT_ID',
+    ],
+    [
+      {
+        AUTH_OIDC_ISSUER: 'https://idp.example',
+        AUTH_OIDC_AUDIENCE: 'b',
+        AUTH_OIDC_DOCS_CLIENT_ID: 'c',
+        AUTH_OIDC_DOCS_SCOPES: 'openid "profile"',
+      },
+      'AUTH_OIDC_DOCS_SCOPES',
     ],
     [{ TRUST_PROXY: 'true' }, 'TRUST_PROXY'],
     [{ TRUST_PROXY: '*' }, 'TRUST_PROXY'],

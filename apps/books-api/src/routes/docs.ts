@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import swaggerUi from '@fastify/swagger-ui';
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
+import { addProviderSignIn, allowTokenEndpoint } from '../auth/oidc/provider-docs.js';
 import { SERVICE_NAME } from '../service-info.js';
 
 const require = createRequire(import.meta.url);
@@ -72,17 +73,58 @@ const redocPage = `<!DOCTYPE html>
 `;
 
 /**
+ * /docs' sign-in with the identity provider (AUTH_OIDC_DOCS_CLIENT_ID), or undefined. Its
+ * endpoints come from discovery, so the document and the page's policy name them only once the
+ * provider has answered; until then /docs offers the password login alone.
+ */
+function providerSignIn(fastify: FastifyInstance) {
+  const docs = fastify.auth.settings.identityProvider?.docs;
+  const keys = fastify.auth.providerKeys;
+  if (docs === undefined || keys === undefined) return undefined;
+  return {
+    docs,
+    /** Discovers first if need be (one attempt shared, limited like every fetch); undefined while it fails. */
+    metadata: () => keys.current().catch(() => undefined),
+    known: () => keys.metadata,
+  };
+}
+
+/**
  * The documentation: /openapi.json, Swagger UI at /docs and ReDoc at /redoc, every
  * asset served from node_modules so the pages work without internet access.
  */
 const docs: FastifyPluginAsync = async (fastify) => {
-  fastify.get('/openapi.json', { schema: { hide: true } }, async () => fastify.swagger());
+  const signIn = providerSignIn(fastify);
+  fastify.get('/openapi.json', { schema: { hide: true } }, async () =>
+    signIn === undefined
+      ? fastify.swagger()
+      : addProviderSignIn(structuredClone(fastify.swagger()), signIn.docs, await signIn.metadata()),
+  );
 
   await fastify.register(swaggerUi, {
     routePrefix: '/docs',
     uiConfig: { url: '/openapi.json', validatorUrl: null, deepLinking: true },
     // Set by the plugin on every answer of its routes: the page, its assets and its spec.
     staticCSP: SWAGGER_UI_CSP,
+    ...(signIn === undefined
+      ? {}
+      : {
+          // Swagger UI's authorization-code flow with PKCE, as FastAPI's OAuth2AuthorizationCodeBearer offers.
+          initOAuth: {
+            clientId: signIn.docs.clientId,
+            usePkceWithAuthorizationCodeGrant: true,
+            scopes: [...signIn.docs.scopes],
+          },
+          uiHooks: {
+            // Discovery before the page, its policy or its document are answered, so they name the provider.
+            preHandler: (_request, _reply, done) => {
+              void signIn.metadata().then(() => done());
+            },
+          },
+          transformSpecification: (document: Readonly<Record<string, unknown>>) =>
+            addProviderSignIn({ ...document }, signIn.docs, signIn.known()),
+          transformStaticCSP: (header: string) => allowTokenEndpoint(header, signIn.known()),
+        }),
   });
 
   fastify.get('/redoc', { schema: { hide: true } }, async (_request, reply) =>

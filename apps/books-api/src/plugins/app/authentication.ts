@@ -17,6 +17,7 @@ import {
 import { loadUserDirectory } from '../../auth/users-file.js';
 import { decodeJwt } from 'jose';
 import { createProviderKeys, ProviderUnavailableError } from '../../auth/oidc/provider-keys.js';
+import type { ProviderDocsSettings } from '../../auth/oidc/provider-docs.js';
 import { createProviderTokenVerifier, type ProviderTokenSettings } from '../../auth/oidc/provider-tokens.js';
 import {
   identityProviderUnavailable,
@@ -39,7 +40,12 @@ export interface AuthSettings {
   readonly tokenSigning: TokenSigningSettings;
   readonly tokenClaims: TokenClaimSettings;
   /** AUTH_OIDC_*: tokens from an identity provider are accepted too; undefined: only the API's own. */
-  readonly identityProvider: ProviderTokenSettings | undefined;
+  readonly identityProvider:
+    | (ProviderTokenSettings & {
+        /** AUTH_OIDC_DOCS_*: /docs signs in with the provider; undefined: only the password login. */
+        readonly docs: ProviderDocsSettings | undefined;
+      })
+    | undefined;
   /** AUTH_REQUIRED: every books route needs a token (reads Books.Read, writes Books.Write). */
   readonly authRequired: boolean;
   readonly loginThrottle: LoginThrottleSettings;

@@ -81,7 +81,10 @@ async function startApi(t: TestContext, issuer: string, options: ApiOptions = {}
   const own = await hs256Config(newSecret(), { authRequired: options.authRequired ?? false });
   const config = defaultConfig({
     ...own,
-    auth: { ...own.auth!, identityProvider: { issuer, audience: RESOURCE, rolesClaim: options.rolesClaim } },
+    auth: {
+      ...own.auth!,
+      identityProvider: { issuer, audience: RESOURCE, rolesClaim: options.rolesClaim, docs: undefined },
+    },
   });
   const app = await buildApp({ config, logger: silentLogger, providerKeyTimings: options.timings });
   t.after(() => app.close());

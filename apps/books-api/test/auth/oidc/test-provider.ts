@@ -1,20 +1,32 @@
 /**
  * A real OpenID Provider for the API's tests: the certified `oidc-provider` package (as in the
  * portal's e2e suite) on a loopback port, issuing JWT access tokens for the API's resource
- * indicator through the client credentials grant. Each client's extra claims stand in for what
- * Entra ID or Keycloak would add (roles, scp, realm_access). The provider can be stopped and
- * started again on its port with other keys (rotation, an outage), and counts the key set fetches.
+ * indicator: through the client credentials grant for confidential clients, and through the
+ * authorization code flow with PKCE for public clients (a sign-in page of our own, consent
+ * granted at once). Each client's or user's extra claims stand in for what Entra ID or Keycloak
+ * would add (roles, scp, realm_access). The provider can change its keys (rotation) and be made to
+ * fail (an outage), and counts the discovery and key set fetches.
  */
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair, type JWK } from 'jose';
-import Provider, { type Configuration } from 'oidc-provider';
+import Provider, { type ClientMetadata, type Configuration } from 'oidc-provider';
 
 export const RESOURCE = 'api://books';
 
 export interface TestProviderClient {
   readonly clientId: string;
   /** Claims added to every access token of this client. */
+  readonly claims?: Record<string, unknown>;
+  /** A public client (no secret, PKCE) of the authorization code flow, redirecting here. */
+  readonly redirectUri?: string;
+}
+
+export interface TestProviderUser {
+  /** Typed on the sign-in page; also the subject (`sub`). */
+  readonly login: string;
+  readonly password: string;
+  /** Claims added to every access token issued for this user. */
   readonly claims?: Record<string, unknown>;
 }
 
@@ -30,12 +42,53 @@ export async function signingKey(alg: 'RS256' | 'PS256' | 'ES256', kid: string):
 
 const SECRET = 'test-client-secret-generated-at-run-time'.padEnd(43, 'x');
 
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
+
+function signInPage(uid: string, problem = ''): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Test identity provider</title></head>
+<body><h1>Test identity provider: sign in</h1>${problem === '' ? '' : `<p role="alert">${escapeHtml(problem)}</p>`}
+<form method="post" action="/interaction/${escapeHtml(uid)}">
+<label>Username <input name="login" required></label>
+<label>Password <input name="password" type="password" required></label>
+<button type="submit">Sign in</button></form></body></html>`;
+}
+
+async function formBody(request: IncomingMessage): Promise<URLSearchParams> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
+}
+
+function clientMetadata(client: TestProviderClient, alg: 'RS256'): ClientMetadata {
+  if (client.redirectUri !== undefined) {
+    return {
+      client_id: client.clientId,
+      token_endpoint_auth_method: 'none',
+      grant_types: ['authorization_code'],
+      response_types: ['code'],
+      redirect_uris: [client.redirectUri],
+      id_token_signed_response_alg: alg,
+    };
+  }
+  return {
+    client_id: client.clientId,
+    client_secret: SECRET,
+    grant_types: ['client_credentials'],
+    redirect_uris: [],
+    response_types: [],
+    id_token_signed_response_alg: alg,
+  };
+}
+
 export class TestProvider {
   readonly issuer: string;
   /** GET requests of the key set since start (whatever the answer). */
   jwksFetches = 0;
   /** Requests of the discovery document since start (whatever the answer). */
   discoveryFetches = 0;
+  /** The query of every authorization request, oldest first. */
+  readonly authorizationRequests: URLSearchParams[] = [];
   /** The published keys; the first one signs. */
   keys: readonly SigningKey[] = [];
   private provider: Provider | undefined;
@@ -43,49 +96,73 @@ export class TestProvider {
   down = false;
   /** While set, only the key set is answered 503 (an outage of the key endpoint). */
   jwksDown = false;
+  private readonly clients: TestProviderClient[];
+  private readonly users: Map<string, TestProviderUser>;
 
   private constructor(
     private readonly server: Server,
     readonly port: number,
-    private readonly clients: readonly TestProviderClient[],
+    clients: readonly TestProviderClient[],
+    users: readonly TestProviderUser[],
   ) {
     this.issuer = `http://127.0.0.1:${port}`;
-    server.on('request', (request, response) => {
-      const jwks = request.url?.startsWith('/jwks') === true;
+    this.clients = [...clients];
+    this.users = new Map(users.map((user) => [user.login, user]));
+    server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+      const url = new URL(request.url ?? '/', this.issuer);
+      const jwks = url.pathname.startsWith('/jwks');
       if (jwks) this.jwksFetches += 1;
-      if (request.url?.startsWith('/.well-known/openid-configuration')) this.discoveryFetches += 1;
+      if (url.pathname === '/.well-known/openid-configuration') this.discoveryFetches += 1;
+      if (url.pathname === '/auth') this.authorizationRequests.push(url.searchParams);
       if (this.down || (jwks && this.jwksDown) || this.provider === undefined) {
         response.writeHead(503, { 'content-type': 'text/plain' }).end('down');
+        return;
+      }
+      const interaction = /^\/interaction\/([^/]+)$/.exec(url.pathname)?.[1];
+      if (interaction !== undefined) {
+        this.interaction(this.provider, request, response, interaction).catch((error: unknown) => {
+          response.writeHead(500, { 'content-type': 'text/plain' }).end(String(error));
+        });
         return;
       }
       void this.provider.callback()(request, response);
     });
   }
 
-  static async start(clients: readonly TestProviderClient[], keys: readonly SigningKey[]): Promise<TestProvider> {
+  static async start(
+    clients: readonly TestProviderClient[],
+    keys: readonly SigningKey[],
+    users: readonly TestProviderUser[] = [],
+  ): Promise<TestProvider> {
     const server = createServer();
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const provider = new TestProvider(server, (server.address() as AddressInfo).port, clients);
+    const provider = new TestProvider(server, (server.address() as AddressInfo).port, clients, users);
     provider.useKeys(keys);
     return provider;
+  }
+
+  /** Registers a public client of the authorization code flow (a browser app such as /docs). */
+  addPublicClient(clientId: string, redirectUri: string): void {
+    this.clients.push({ clientId, redirectUri });
+    this.useKeys(this.keys);
   }
 
   /** Publishes `keys` and signs new tokens with the first one (a rotation). */
   useKeys(keys: readonly SigningKey[]): void {
     this.keys = keys;
-    const clients = new Map(this.clients.map((client) => [client.clientId, client]));
+    const alg = keys[0]!.jwk.alg as 'RS256';
     const algorithms = [...new Set(keys.map((key) => key.jwk.alg!))];
+    const clientClaims = new Map(this.clients.map((client) => [client.clientId, client.claims]));
     const configuration: Configuration = {
-      clients: this.clients.map(({ clientId }) => ({
-        client_id: clientId,
-        client_secret: SECRET,
-        grant_types: ['client_credentials'],
-        redirect_uris: [],
-        response_types: [],
-        id_token_signed_response_alg: keys[0]!.jwk.alg as 'RS256',
-      })),
+      clients: this.clients.map((client) => clientMetadata(client, alg)),
       jwks: { keys: keys.map((key) => key.jwk) },
+      cookies: { keys: ['test-provider-cookie-key-not-a-secret'] },
       enabledJWA: { idTokenSigningAlgValues: algorithms as never },
+      pkce: { required: () => true },
+      clientBasedCORS: (_ctx, origin, client) =>
+        client.redirectUris?.some((uri) => new URL(uri).origin === origin) ?? false,
+      interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
+      findAccount: (_ctx, sub) => (this.users.has(sub) ? { accountId: sub, claims: () => ({ sub }) } : undefined),
       features: {
         devInteractions: { enabled: false },
         clientCredentials: { enabled: true },
@@ -98,16 +175,55 @@ export class TestProvider {
             audience: indicator,
             accessTokenFormat: 'jwt',
             accessTokenTTL: 300,
-            jwt: { sign: { alg: keys[0]!.jwk.alg as 'RS256' } },
+            jwt: { sign: { alg: alg as 'RS256' } },
           }),
         },
       },
       ttl: { ClientCredentials: 300 },
-      extraTokenClaims: (ctx) => clients.get(String(ctx.oidc.client?.clientId))?.claims,
+      extraTokenClaims: (ctx, token) => {
+        const accountId = 'accountId' in token ? token.accountId : undefined;
+        if (typeof accountId === 'string') return this.users.get(accountId)?.claims;
+        return clientClaims.get(String(ctx.oidc.client?.clientId));
+      },
     };
     this.provider = new Provider(this.issuer, configuration);
   }
 
+  /** Our interaction pages: a password check for login, consent granted for everything asked. */
+  private async interaction(provider: Provider, request: IncomingMessage, response: ServerResponse, uid: string) {
+    const details = await provider.interactionDetails(request, response);
+    if (details.prompt.name === 'login') {
+      const html = (status: number, body: string) =>
+        response.writeHead(status, { 'content-type': 'text/html; charset=utf-8' }).end(body);
+      if (request.method !== 'POST') return void html(200, signInPage(uid));
+      const form = await formBody(request);
+      const user = this.users.get(form.get('login') ?? '');
+      if (user === undefined || user.password !== form.get('password')) {
+        return void html(401, signInPage(uid, 'Unknown user or wrong password'));
+      }
+      return provider.interactionFinished(request, response, { login: { accountId: user.login } });
+    }
+    const grant = new provider.Grant({
+      accountId: details.session!.accountId,
+      clientId: String(details.params.client_id),
+    });
+    const missing = details.prompt.details as {
+      missingOIDCScope?: string[];
+      missingOIDCClaims?: string[];
+      missingResourceScopes?: Record<string, string[]>;
+    };
+    if (missing.missingOIDCScope) grant.addOIDCScope(missing.missingOIDCScope.join(' '));
+    if (missing.missingOIDCClaims) grant.addOIDCClaims(missing.missingOIDCClaims);
+    for (const [indicator, scopes] of Object.entries(missing.missingResourceScopes ?? {})) {
+      grant.addResourceScope(indicator, scopes.join(' '));
+    }
+    return provider.interactionFinished(
+      request,
+      response,
+      { consent: { grantId: await grant.save() } },
+      { mergeWithLastSubmission: true },
+    );
+  }
   /** An access token for `clientId`, for the API's resource unless another is named. */
   async token(clientId: string, options: { scope?: string; resource?: string } = {}): Promise<string> {
     const response = await fetch(`${this.issuer}/token`, {

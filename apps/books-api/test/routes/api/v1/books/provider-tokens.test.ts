@@ -20,7 +20,10 @@ test('with AUTH_REQUIRED a provider token and an own token each read, create, ch
   const own = await hs256Config(newSecret(), { authRequired: true });
   const config = defaultConfig({
     ...own,
-    auth: { ...own.auth!, identityProvider: { issuer: provider.issuer, audience: RESOURCE, rolesClaim: undefined } },
+    auth: {
+      ...own.auth!,
+      identityProvider: { issuer: provider.issuer, audience: RESOURCE, rolesClaim: undefined, docs: undefined },
+    },
   });
   const store = TEST_STORE === 'postgres' ? await freshPostgresStore(t) : undefined;
   const app = await buildApp({ config, store, logger: silentLogger });
