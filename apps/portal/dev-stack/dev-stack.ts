@@ -1,8 +1,9 @@
 /**
  * `npm run dev:stack`: the whole thing on one machine, for trying it out. A throwaway PostgreSQL
- * (packages/test-postgres) with a database and a role for each app, the Books API on it with token
- * login for the demo users, and the portal against the Kubernetes stand-in with sign-in through a
- * local OpenID Provider (the one the browser journeys use). Ctrl-C (SIGINT) or SIGTERM stops every
+ * (packages/test-postgres) with a database and a role for each app, a local OpenID Provider (the one
+ * the browser journeys use), the Books API on PostgreSQL with token login for its demo users and the
+ * provider's tokens (its /docs signs in there too), and the portal against the Kubernetes stand-in
+ * with sign-in through the same provider. Ctrl-C (SIGINT) or SIGTERM stops every
  * process it started and removes the database's folder.
  *
  * Environment: PORT (the API, default 8000) and PORTAL_PORT (the portal, default 3000). Everything
@@ -27,6 +28,9 @@ const API_DEMO_USERS = join(ROOT, 'apps/books-api/demo/users.demo.json');
 const PORTAL_DIR = fileURLToPath(new URL('..', import.meta.url));
 const NEXT_BIN = join(ROOT, 'node_modules/next/dist/bin/next');
 const HOST = '127.0.0.1';
+/** The Books API as the local provider's resource server: its tokens' `aud`, and the client of its /docs. */
+const API_AUDIENCE = 'api://books-dev';
+const API_DOCS_CLIENT_ID = 'books-docs-dev';
 /** How long each part may take to answer; the first `next dev` compile on two cores is the slowest. */
 const START_TIMEOUT_MS = 240_000;
 
@@ -120,7 +124,7 @@ async function createAppDatabase(adminUrl: string, name: string): Promise<string
   return url.toString();
 }
 
-async function startApi(apiPort: number, databaseUrl: string): Promise<ChildProcess> {
+async function startApi(apiPort: number, databaseUrl: string, issuer: string): Promise<ChildProcess> {
   if (!existsSync(API_SERVER)) throw new Error('No API build: run npm run build (npm install does it)');
   const child = spawn(process.execPath, [API_SERVER], {
     env: {
@@ -130,6 +134,10 @@ async function startApi(apiPort: number, databaseUrl: string): Promise<ChildProc
       DATABASE_URL: databaseUrl,
       USERS_FILE: API_DEMO_USERS,
       JWT_SECRET_KEY: secret(),
+      AUTH_OIDC_ISSUER: issuer,
+      AUTH_OIDC_AUDIENCE: API_AUDIENCE,
+      AUTH_OIDC_DOCS_CLIENT_ID: API_DOCS_CLIENT_ID,
+      AUTH_OIDC_DOCS_SCOPES: 'openid Books.Read Books.Write',
       LOG_LEVEL: process.env['LOG_LEVEL'] ?? 'warn',
     },
     stdio: ['ignore', 'inherit', 'inherit'],
@@ -167,17 +175,7 @@ async function main(): Promise<void> {
   const booksUrl = await createAppDatabase(cluster.url, 'books');
   const portalDatabaseUrl = await createAppDatabase(cluster.url, 'portal');
 
-  say('starting the Books API on it');
-  await startApi(apiPort, booksUrl);
-
-  say('starting the Kubernetes stand-in and the local OpenID Provider');
-  const standIn: StandIn = await startStandIn({ port: await freePort() });
-  cleanups.push(() => standIn.close());
-  const directory = mkdtempSync(join(tmpdir(), 'dev-stack-'));
-  cleanups.push(async () => rmSync(directory, { recursive: true, force: true }));
-  const kubeconfigPath = join(directory, 'kubeconfig');
-  standIn.writeKubeconfig(kubeconfigPath);
-
+  say('starting the local OpenID Provider');
   const client = {
     clientId: 'platform-portal-dev',
     clientSecret: secret(),
@@ -188,8 +186,24 @@ async function main(): Promise<void> {
     port: await freePort(),
     users: DEMO_PORTAL_USERS,
     client,
+    api: {
+      audience: API_AUDIENCE,
+      docsClientId: API_DOCS_CLIENT_ID,
+      docsRedirectUri: `http://${HOST}:${apiPort}/docs/static/oauth2-redirect.html`,
+    },
   });
   cleanups.push(() => provider.close());
+
+  say("starting the Books API on PostgreSQL, accepting the provider's tokens");
+  await startApi(apiPort, booksUrl, provider.issuer);
+
+  say('starting the Kubernetes stand-in');
+  const standIn: StandIn = await startStandIn({ port: await freePort() });
+  cleanups.push(() => standIn.close());
+  const directory = mkdtempSync(join(tmpdir(), 'dev-stack-'));
+  cleanups.push(async () => rmSync(directory, { recursive: true, force: true }));
+  const kubeconfigPath = join(directory, 'kubeconfig');
+  standIn.writeKubeconfig(kubeconfigPath);
 
   const portalEnv = {
     PORTAL_MOCK_PLATFORM: 'false',
@@ -226,9 +240,11 @@ Books Service dev stack: everything below is thrown away on Ctrl-C.
   Books API      http://${HOST}:${apiPort}  (docs: /docs), on PostgreSQL database "books"
                  token login: demo-reader / demo-reader-password, demo-writer / demo-writer-password
                  curl -s -X POST http://${HOST}:${apiPort}/token -d 'username=demo-writer&password=demo-writer-password'
+                 or the provider's tokens: /docs, Authorize, OAuth2AuthorizationCodeBearer, as a portal user below
+                 (admin and requester: Books.Read and Books.Write; viewer: Books.Read)
   Portal         ${portalUrl}  (cluster: the Kubernetes stand-in; sessions in database "portal")
                  sign in as ${users}
-  Sign-in        ${provider.issuer}  (local OpenID Provider)
+  Sign-in        ${provider.issuer}  (local OpenID Provider, for the portal and the API)
   Kubernetes     ${standIn.url}  KUBECONFIG=${kubeconfigPath} kubectl get accounts
   PostgreSQL     ${cluster.url}  (data in ${cluster.folder})
 Every password above is a public demo password: local use only.

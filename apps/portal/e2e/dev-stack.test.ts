@@ -116,6 +116,13 @@ test('npm run dev:stack serves the API on PostgreSQL and the portal with sign-in
     await sql.end();
   }
 
+  // The API trusts the same provider: its /docs offers the provider's sign-in (authorization code with PKCE).
+  const document = (await (await fetch(`${api}/openapi.json`)).json()) as {
+    components: { securitySchemes: Record<string, { flows?: { authorizationCode?: { authorizationUrl: string } } }> };
+  };
+  const flow = document.components.securitySchemes['OAuth2AuthorizationCodeBearer']?.flows?.authorizationCode;
+  assert.equal(flow?.authorizationUrl, `${issuer}/auth`, 'the API signs in at the local provider');
+
   // The portal: a page sends an anonymous visitor to sign in at the local OpenID Provider.
   const page = await fetch(`${portal}/resources`, { redirect: 'manual' });
   assert.equal(page.status, 303);

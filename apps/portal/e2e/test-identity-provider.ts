@@ -3,10 +3,12 @@
  * loopback port, with users in each portal role, a password sign-in page of our own (the
  * package's development pages pull fonts from the internet) and consent granted automatically.
  * Discovery, JWKS, PKCE, the token and userinfo endpoints and end_session are the package's own.
+ * With `api`, it also issues JWT access tokens for the Books API's resource indicator to a public
+ * client (the API's /docs, authorization code with PKCE), carrying each user's API roles in `roles`.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { exportJWK, generateKeyPair } from 'jose';
-import Provider, { type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import Provider, { errors, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 
 export interface TestUser {
   /** Typed on the sign-in page; also the subject (`sub`). */
@@ -17,6 +19,18 @@ export interface TestUser {
   emailVerified?: boolean;
   name: string;
   groups: string[];
+  /** The Books API's roles (Books.Read, Books.Write) in the API's access tokens; none unless set. */
+  apiRoles?: string[];
+}
+
+/** The Books API as a resource server of this provider, with a public client for its /docs. */
+export interface TestApiResource {
+  /** The resource indicator: the `aud` of the API's access tokens (AUTH_OIDC_AUDIENCE). */
+  audience: string;
+  /** The /docs client (AUTH_OIDC_DOCS_CLIENT_ID): public, authorization code with PKCE. */
+  docsClientId: string;
+  /** <API origin>/docs/static/oauth2-redirect.html */
+  docsRedirectUri: string;
 }
 
 export interface TestClient {
@@ -68,7 +82,9 @@ export async function startTestIdentityProvider(options: {
   port: number;
   users: readonly TestUser[];
   client: TestClient;
+  api?: TestApiResource;
 }): Promise<TestIdentityProvider> {
+  const api = options.api;
   const issuer = `http://127.0.0.1:${options.port}`;
   const users = new Map(options.users.map((user) => [user.login, user]));
   const { privateKey } = await generateKeyPair('RS256', { extractable: true });
@@ -83,6 +99,17 @@ export async function startTestIdentityProvider(options: {
         response_types: ['code'],
         token_endpoint_auth_method: 'client_secret_basic',
       },
+      ...(api === undefined
+        ? []
+        : [
+            {
+              client_id: api.docsClientId,
+              redirect_uris: [api.docsRedirectUri],
+              grant_types: ['authorization_code'],
+              response_types: ['code' as const],
+              token_endpoint_auth_method: 'none' as const,
+            },
+          ]),
     ],
     jwks: { keys: [{ ...(await exportJWK(privateKey)), alg: 'RS256', use: 'sig', kid: 'test-op-key' }] },
     cookies: { keys: [crypto.randomUUID()] },
@@ -95,6 +122,27 @@ export async function startTestIdentityProvider(options: {
     pkce: { required: () => true },
     features: {
       devInteractions: { enabled: false },
+      ...(api === undefined
+        ? {}
+        : {
+            resourceIndicators: {
+              enabled: true,
+              // Only the /docs client gets the API's tokens without naming the resource; the portal's stay opaque.
+              defaultResource: (ctx: KoaContextWithOIDC) =>
+                ctx.oidc.client?.clientId === api.docsClientId ? api.audience : undefined,
+              useGrantedResource: () => true,
+              getResourceServerInfo: (_ctx: KoaContextWithOIDC, indicator: string) => {
+                if (indicator !== api.audience) throw new errors.InvalidTarget();
+                return {
+                  scope: 'Books.Read Books.Write',
+                  audience: api.audience,
+                  accessTokenFormat: 'jwt' as const,
+                  accessTokenTTL: 900,
+                  jwt: { sign: { alg: 'RS256' as const } },
+                };
+              },
+            },
+          }),
       rpInitiatedLogout: {
         enabled: true,
         logoutSource(ctx: KoaContextWithOIDC, form: string) {
@@ -106,6 +154,12 @@ export async function startTestIdentityProvider(options: {
       },
     },
     interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
+    // The API's access tokens carry the user's API roles, as Entra ID's app roles do.
+    extraTokenClaims: (_ctx, token) => {
+      if (api === undefined || !('accountId' in token) || token.resourceServer?.audience !== api.audience)
+        return undefined;
+      return { roles: users.get(token.accountId)?.apiRoles ?? [] };
+    },
     renderError(ctx, out) {
       ctx.type = 'html';
       ctx.body = page('Identity provider error', `<pre>${escapeHtml(JSON.stringify(out))}</pre>`);
@@ -146,9 +200,16 @@ export async function startTestIdentityProvider(options: {
       ? await provider.Grant.find(grantId)
       : new provider.Grant({ accountId: session?.accountId ?? '', clientId: String(params.client_id) });
     if (!grant) throw new Error('grant vanished');
-    const missing = details.prompt.details as { missingOIDCScope?: string[]; missingOIDCClaims?: string[] };
+    const missing = details.prompt.details as {
+      missingOIDCScope?: string[];
+      missingOIDCClaims?: string[];
+      missingResourceScopes?: Record<string, string[]>;
+    };
     if (missing.missingOIDCScope) grant.addOIDCScope(missing.missingOIDCScope.join(' '));
     if (missing.missingOIDCClaims) grant.addOIDCClaims(missing.missingOIDCClaims);
+    for (const [indicator, scopes] of Object.entries(missing.missingResourceScopes ?? {})) {
+      grant.addResourceScope(indicator, scopes.join(' '));
+    }
     return provider.interactionFinished(
       request,
       response,
