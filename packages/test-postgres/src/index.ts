@@ -28,6 +28,8 @@ export interface TestPostgres {
   dropDatabase(url: string): Promise<void>;
   /** Stops a throwaway server (open connections are cut) keeping its data; throws for TEST_DATABASE_URL. */
   stopServer(): Promise<void>;
+  /** Crashes a throwaway server (pg_ctl's immediate stop, or SIGKILL of the postmaster) keeping its data; throws for TEST_DATABASE_URL. */
+  crashServer(how: 'immediate' | 'kill'): Promise<void>;
   /** Starts a stopped throwaway server again on the same port. */
   startServer(): Promise<void>;
   /** Drops every database created here; a throwaway cluster is stopped and its folder removed. */
@@ -86,6 +88,10 @@ class DatabasesOnServer implements TestPostgres {
 
   async stopServer(): Promise<void> {
     await this.ownCluster().stop();
+  }
+
+  async crashServer(how: 'immediate' | 'kill'): Promise<void> {
+    await this.ownCluster().crash(how);
   }
 
   async startServer(): Promise<void> {

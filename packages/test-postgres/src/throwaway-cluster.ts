@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { chownSync, mkdtempSync, readFileSync, rmSync, appendFileSync, existsSync } from 'node:fs';
+import { chownSync, mkdtempSync, readFileSync, readdirSync, rmSync, appendFileSync, existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
@@ -81,6 +81,27 @@ export class ThrowawayCluster {
   async stop(): Promise<void> {
     if (!this.running) return;
     await this.pgCtl(['stop', '-w', '-t', '120', '-m', 'fast']);
+    this.running = false;
+  }
+
+  /**
+   * Ends the server as a crash would, keeping the data: `immediate` is pg_ctl's immediate stop
+   * (no shutdown checkpoint: the next start runs crash recovery), `kill` sends SIGKILL to the
+   * postmaster, whose backends then exit on their own. Either way clients see their connections
+   * cut. Resolves once every server process is gone, so that `start()` can follow.
+   */
+  async crash(how: 'immediate' | 'kill'): Promise<void> {
+    if (!this.running) return;
+    if (how === 'immediate') {
+      await this.pgCtl(['stop', '-w', '-t', '120', '-m', 'immediate']);
+    } else {
+      const pid = postmasterPid(this.dataDir);
+      if (pid === undefined) throw new Error('The throwaway PostgreSQL has no postmaster.pid');
+      const children = childrenOf(pid);
+      process.kill(pid, 'SIGKILL');
+      // A new postmaster refuses to start while a backend of the old one still holds its shared memory.
+      await waitUntilGone([pid, ...children]);
+    }
     this.running = false;
   }
 
@@ -181,6 +202,38 @@ function postmasterPid(dataDir: string): number | undefined {
     return Number.isInteger(pid) && pid > 0 ? pid : undefined;
   } catch {
     return undefined;
+  }
+}
+
+/** The processes whose parent is `pid` (read from /proc, Linux). */
+function childrenOf(pid: number): number[] {
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((entry) => {
+      try {
+        // The fields after the command name, which is in parentheses and may hold spaces: state, ppid, ...
+        const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid;
+      } catch {
+        return false; // exited meanwhile
+      }
+    })
+    .map(Number);
+}
+
+async function waitUntilGone(pids: number[], timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  const alive = (pid: number) => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  while (pids.some(alive)) {
+    if (Date.now() > deadline) throw new Error(`PostgreSQL processes ${pids.filter(alive).join(', ')} did not exit`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
 
