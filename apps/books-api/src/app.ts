@@ -139,6 +139,7 @@ export default async function app(fastify: FastifyInstance, options: AppOptions 
         ? undefined
         : createPostgresLoginThrottle(database.sql, options.config.auth.loginThrottle, {
             isReady: () => database.store.isReady(),
+            waitTimeoutMs: options.config.database?.waitTimeoutMs,
           })),
   });
   for (const schema of [...errorSchemas, ...bookSchemas, ...metaSchemas]) fastify.addSchema(schema);

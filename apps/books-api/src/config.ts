@@ -108,11 +108,29 @@ const databaseUrl: Parser<string | undefined> = (raw) => {
   return value;
 };
 
+/** DATABASE_WAIT_TIMEOUT_MS by default: this much longer than DATABASE_STATEMENT_TIMEOUT_MS. */
+const DATABASE_WAIT_MARGIN_MS = 1000;
+
 function readDatabase(env: Env) {
   const url = read(env, 'DATABASE_URL', databaseUrl, undefined);
   const poolSize = read(env, 'DATABASE_POOL_SIZE', integerInRange(1, 1000), 10);
   const statementTimeoutMs = read(env, 'DATABASE_STATEMENT_TIMEOUT_MS', integerInRange(1, 3_600_000), 5000);
-  return url === undefined ? undefined : { url, poolSize, statementTimeoutMs };
+  // Longer than a statement may run, so that the server's own cancel (a clean rollback) ends a
+  // slow statement, and the wait only ends the calls the database cannot answer: down, restarting,
+  // a connection gone dead. The second more covers waiting for a connection and the round trip.
+  const waitTimeoutMs = read(
+    env,
+    'DATABASE_WAIT_TIMEOUT_MS',
+    integerInRange(1, 7_200_000),
+    statementTimeoutMs + DATABASE_WAIT_MARGIN_MS,
+  );
+  if (waitTimeoutMs <= statementTimeoutMs) {
+    throw new ConfigError(
+      'DATABASE_WAIT_TIMEOUT_MS',
+      `must be longer than DATABASE_STATEMENT_TIMEOUT_MS (${statementTimeoutMs})`,
+    );
+  }
+  return url === undefined ? undefined : { url, poolSize, statementTimeoutMs, waitTimeoutMs };
 }
 
 const trustedProxies: Parser<ReturnType<typeof parseTrustedProxies>> = (raw) => {

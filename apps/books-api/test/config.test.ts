@@ -188,3 +188,28 @@ test('the switch words true/1/yes/on enable in any case; anything else disables'
   assert.equal(loadConfig({ ENABLE_TRAFFIC_GENERATOR: 'on' }).trafficGeneratorEnabled, true);
   assert.equal(loadConfig({ ENABLE_TRAFFIC_GENERATOR: 'nope' }).trafficGeneratorEnabled, false);
 });
+
+test('DATABASE_WAIT_TIMEOUT_MS: by default a second longer than the statement timeout, and never shorter than it', () => {
+  const url = { DATABASE_URL: 'postgres://books@127.0.0.1:5432/books' };
+  assert.equal(loadConfig(url).database?.statementTimeoutMs, 5000);
+  assert.equal(loadConfig(url).database?.waitTimeoutMs, 6000);
+  assert.equal(loadConfig({ ...url, DATABASE_STATEMENT_TIMEOUT_MS: '20000' }).database?.waitTimeoutMs, 21_000);
+  const both = { ...url, DATABASE_WAIT_TIMEOUT_MS: '2500', DATABASE_STATEMENT_TIMEOUT_MS: '2000' };
+  assert.equal(loadConfig(both).database?.waitTimeoutMs, 2500);
+  for (const env of [
+    { DATABASE_WAIT_TIMEOUT_MS: '5000' },
+    { DATABASE_WAIT_TIMEOUT_MS: '3000' },
+    { DATABASE_WAIT_TIMEOUT_MS: 'soon' },
+    { DATABASE_WAIT_TIMEOUT_MS: '0' },
+    { DATABASE_WAIT_TIMEOUT_MS: '1500', DATABASE_STATEMENT_TIMEOUT_MS: '2000' },
+  ]) {
+    assert.throws(
+      () => loadConfig({ ...url, ...env }),
+      (error: unknown) =>
+        error instanceof ConfigError &&
+        error.variable === 'DATABASE_WAIT_TIMEOUT_MS' &&
+        error.message.includes('DATABASE_WAIT_TIMEOUT_MS'),
+      JSON.stringify(env),
+    );
+  }
+});

@@ -23,7 +23,7 @@ export async function freshDatabase(t: TestContext, server?: TestPostgres): Prom
   const owner = server ?? (await testPostgres());
   const url = await owner.createDatabase('books');
   t.after(() => owner.dropDatabase(url));
-  return { url, poolSize: 4, statementTimeoutMs: 10_000 };
+  return { url, poolSize: 4, statementTimeoutMs: 10_000, waitTimeoutMs: 11_000 };
 }
 
 /** A PostgreSQL store on a fresh database, migrated (so seeded with the three books), closed when the test ends. */

@@ -118,7 +118,7 @@ const WRITE_ROUNDS = 2;
  * still exact.
  */
 export async function concurrentWrites(url: string, connections: number, seconds: number): Promise<ConcurrentWrites> {
-  const sql = connect({ url, poolSize: connections, statementTimeoutMs: 30_000 });
+  const sql = connect({ url, poolSize: connections, statementTimeoutMs: 30_000, waitTimeoutMs: 31_000 });
   try {
     const store = new PostgresBookStore(sql);
     store.markReady();

@@ -1,6 +1,7 @@
 import type { Sql } from 'postgres';
 import { StoreUnavailableError } from '../store/book-store.js';
 import { unlessUnavailable } from '../store/postgres/database-errors.js';
+import { sentInTime, type WaitDeadline } from '../store/postgres/database-wait.js';
 import {
   throttleKeys,
   throttleLimit,
@@ -17,6 +18,8 @@ const CLEANUP_ONE_IN = 100;
 export interface PostgresLoginThrottleOptions {
   /** False until the migrations are applied: the throttle then answers StoreUnavailableError. */
   isReady: () => boolean;
+  /** How long a call may wait for the database before it answers 503 (DATABASE_WAIT_TIMEOUT_MS); default: as long as it takes. */
+  waitTimeoutMs?: number;
   random?: () => number;
 }
 
@@ -35,16 +38,18 @@ export function createPostgresLoginThrottle(
   const random = options.random ?? Math.random;
   const keysOf = (attempt: LoginAttemptKey) => sql.array(Object.values(throttleKeys(attempt)));
   const limitOf = (key: string) => throttleLimit(settings, key.slice(0, key.indexOf(':')) as ThrottleCounter);
-  const run = <T>(work: () => Promise<T>): Promise<T> => {
+  const run = <T>(work: (deadline: WaitDeadline) => Promise<T>): Promise<T> => {
     if (!options.isReady()) throw new StoreUnavailableError();
-    return unlessUnavailable(work);
+    return unlessUnavailable(options.waitTimeoutMs, work);
   };
 
   return {
     async reserve(key) {
       const keys = keysOf(key);
-      return run(() =>
+      return run((deadline) =>
         sql.begin(async (tx): Promise<LoginReservation> => {
+          // Its login was answered 503 while this waited for a connection: roll back, count nothing.
+          if (deadline.expired) throw new StoreUnavailableError();
           // Creates missing rows and restarts ended windows, locking the attempt's rows
           // until commit, in key order, so reservations never deadlock.
           const rows = await tx<{ key: string; failures: number; seconds_left: number }[]>`
@@ -71,9 +76,10 @@ export function createPostgresLoginThrottle(
     async release(key) {
       const keys = keysOf(key);
       await run(
-        () => sql`
+        (deadline) => sql`
           update login_failures set failures = failures - 1
-          where key = any(${keys}::text[]) and failures > 0 and window_ends_at > now()`,
+          where key = any(${keys}::text[]) and failures > 0 and window_ends_at > now()
+            and ${sentInTime(sql, deadline)}`,
       );
     },
   };

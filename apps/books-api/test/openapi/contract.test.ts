@@ -260,6 +260,7 @@ describe('every status and header the server answers is in its OpenAPI document'
       url: `postgres://books@127.0.0.1:${await closedPort()}/books`,
       poolSize: 1,
       statementTimeoutMs: 1000,
+      waitTimeoutMs: 2000,
     };
     const config = { ...(await hs256Config()), database };
     await check(t, config, async () => [

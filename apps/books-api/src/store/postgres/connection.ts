@@ -7,6 +7,8 @@ export interface DatabaseSettings {
   poolSize: number;
   /** A statement running longer is cancelled by the server (and answered 503). */
   statementTimeoutMs: number;
+  /** A store call waiting longer for the database, its connection included, answers 503 (database-wait.ts). */
+  waitTimeoutMs: number;
 }
 
 /** Connecting to a server that does not answer gives up after this long, so requests fail fast. */

@@ -1,4 +1,5 @@
 import { StoreUnavailableError } from '../book-store.js';
+import { DatabaseWaitTimeout, withinWait, type WaitDeadline } from './database-wait.js';
 
 /**
  * Errors that mean "the database cannot answer now" rather than "this request is wrong": the
@@ -31,17 +32,23 @@ export function errorCode(error: unknown): string | undefined {
 }
 
 export function isUnavailable(error: unknown): boolean {
-  if (error instanceof StoreUnavailableError) return true;
+  if (error instanceof StoreUnavailableError || error instanceof DatabaseWaitTimeout) return true;
   const code = errorCode(error);
   if (code === undefined) return false;
   if (UNAVAILABLE_CLIENT_CODES.has(code)) return true;
   return /^[0-9A-Z]{5}$/.test(code) && UNAVAILABLE_SQLSTATE_CLASSES.includes(code.slice(0, 2));
 }
 
-/** Runs a database call, turning "cannot answer now" into StoreUnavailableError. */
-export async function unlessUnavailable<T>(work: () => Promise<T>): Promise<T> {
+/**
+ * Runs a database call for at most `waitMs` (database-wait.ts), turning "cannot answer now", and
+ * running out of time, into StoreUnavailableError.
+ */
+export async function unlessUnavailable<T>(
+  waitMs: number | undefined,
+  work: (deadline: WaitDeadline) => Promise<T>,
+): Promise<T> {
   try {
-    return await work();
+    return await withinWait(waitMs, work);
   } catch (error) {
     if (isUnavailable(error)) throw new StoreUnavailableError(error);
     throw error;

@@ -32,7 +32,7 @@ export function openPostgresStore(
   storeOptions: PostgresBookStoreOptions = {},
 ): OpenedPostgresStore {
   const { main: sql, readers } = connectPools(settings);
-  const store = new PostgresBookStore(sql, { readers, ...storeOptions });
+  const store = new PostgresBookStore(sql, { readers, waitTimeoutMs: settings.waitTimeoutMs, ...storeOptions });
   let closed = false;
   let wake: (() => void) | undefined;
 

@@ -1,12 +1,14 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import type { Sql } from 'postgres';
 import type { BookCreate, BookUpdate } from '../../schemas/book.js';
-import { StoreUnavailableError, type Book, type BookStore, type Slice } from '../book-store.js';
+import type { Book, BookStore, Slice } from '../book-store.js';
 import { searchFold } from '../search-fold.js';
 import { parseUuid } from '../../validation/uuid.js';
 import { BLOCK_BITS, BLOCK_SIZE, compactBlockCounts, countRows, sessionShard } from './block-counts.js';
 import { assertStorable, asStored, bookColumns, pageOf, type BookRow } from './book-rows.js';
-import { errorCode, UNIQUE_VIOLATION, unlessUnavailable } from './database-errors.js';
+import { DatabaseCalls } from './database-calls.js';
+import { errorCode, UNIQUE_VIOLATION } from './database-errors.js';
+import { sentInTime, type WaitDeadline } from './database-wait.js';
 import { pageRows } from './page-queries.js';
 import { PendingListCleaner } from './pending-list-cleaner.js';
 import { ReadCoalescer } from './read-coalescer.js';
@@ -23,9 +25,9 @@ import {
 import { SnapshotPageCache } from './snapshot-page-cache.js';
 
 /*
- * The orchestrating store: readiness, the reader pools, read coalescing, the caches and the
- * statements of the modules beside it (block-counts.ts, page-queries.ts, search-queries.ts,
- * book-rows.ts, recent-books.ts).
+ * The orchestrating store: read coalescing, the caches and the statements of the modules beside
+ * it (block-counts.ts, page-queries.ts, search-queries.ts, book-rows.ts, recent-books.ts), sent
+ * through database-calls.ts (readiness, the reader pools, the bounded wait).
  */
 
 /**
@@ -75,6 +77,8 @@ export interface PostgresBookStoreOptions {
    * See connectPools() in connection.ts for why.
    */
   readers?: readonly Sql[];
+  /** How long a call may wait for the database before it answers 503 (DATABASE_WAIT_TIMEOUT_MS); default: as long as it takes. */
+  waitTimeoutMs?: number;
 }
 
 /**
@@ -94,15 +98,12 @@ export interface PostgresBookStoreOptions {
  * which also says what a replica of the previous version does meanwhile in a rolling update).
  */
 export class PostgresBookStore implements BookStore {
-  private ready = false;
+  private readonly calls: DatabaseCalls;
   private readonly now: () => Date;
   private readonly newId: () => string;
   private readonly recent = new RecentBooks();
   private readonly toBook = (row: BookRow): Book => this.recent.book(row);
   private readonly pages = new SnapshotPageCache();
-  private readonly readers: readonly Sql[];
-  /** Reads sent and not yet answered, per reader pool (see read()). */
-  private readonly readsInFlight: number[];
   /** Concurrent gets, sent together (see get()). */
   private readonly gets: ReadCoalescer<string, Book | undefined>;
   /** Concurrent reads of the same page, answered by one statement (see list()). */
@@ -116,10 +117,10 @@ export class PostgresBookStore implements BookStore {
   ) {
     this.now = options.now ?? (() => new Date());
     this.newId = options.newId ?? randomUUID;
-    this.readers = options.readers?.length ? options.readers : [sql];
-    this.readsInFlight = this.readers.map(() => 0);
+    const readers = options.readers ?? [];
+    this.calls = new DatabaseCalls(sql, readers, options.waitTimeoutMs);
     this.gets = new ReadCoalescer((ids) => this.getMany(ids), {
-      statements: Math.max(MIN_GET_STATEMENTS, this.readers.length * GET_STATEMENTS_PER_READER),
+      statements: Math.max(MIN_GET_STATEMENTS, readers.length * GET_STATEMENTS_PER_READER),
       batch: GET_BATCH,
       key: (id) => id,
     });
@@ -133,7 +134,7 @@ export class PostgresBookStore implements BookStore {
   }
 
   markReady(): void {
-    this.ready = true;
+    this.calls.markReady();
   }
 
   /** Stops the background work (the moves of the search index's pending entries) before the pools close. */
@@ -148,7 +149,7 @@ export class PostgresBookStore implements BookStore {
 
   /** True once the migrations are applied (other services on the same database wait for it too). */
   isReady(): boolean {
-    return this.ready;
+    return this.calls.isReady();
   }
 
   /**
@@ -157,8 +158,7 @@ export class PostgresBookStore implements BookStore {
    * which says why a page is still never older than its request).
    */
   async list(skip: number, limit: number): Promise<Slice> {
-    if (!this.ready) throw new StoreUnavailableError();
-    return this.pageReads.read({ skip, limit });
+    return this.calls.bounded(() => this.pageReads.read({ skip, limit }));
   }
 
   /**
@@ -168,7 +168,7 @@ export class PostgresBookStore implements BookStore {
    * statement whether it changed or not.
    */
   private readPage({ skip, limit }: PageQuery): Promise<Slice> {
-    return this.read(async (sql) => {
+    return this.calls.read(async (sql) => {
       const cached = this.pages.get(skip, limit);
       // '' when none is kept: no key equals it, and a null key (no caching) is distinct from it.
       const rows = await pageRows(sql, skip, limit, cached?.snapshot ?? '');
@@ -182,7 +182,7 @@ export class PostgresBookStore implements BookStore {
 
   async search(query: string, skip: number, limit: number): Promise<Slice> {
     const needle = searchFold(query);
-    return this.run(async (sql) => {
+    return this.calls.run(async (sql) => {
       const short = withoutTrigram(needle);
       const matches = searchCondition(sql, needle);
       return sql.begin('isolation level repeatable read read only', async (tx) => {
@@ -214,12 +214,12 @@ export class PostgresBookStore implements BookStore {
    * than its request).
    */
   async get(id: string): Promise<Book | undefined> {
-    if (!this.ready) throw new StoreUnavailableError();
+    this.calls.assertReady();
     // The routes only pass valid UUIDs. Text that is none names no book (as in the memory store),
     // and must not reach a statement, where it would fail every get batched with it.
     const uuid = parseUuid(id);
     if (!uuid.ok) return undefined;
-    return this.gets.read(uuid.value);
+    return this.calls.bounded(() => this.gets.read(uuid.value));
   }
 
   /**
@@ -230,7 +230,7 @@ export class PostgresBookStore implements BookStore {
    * same canonical form. `unnest(...) with ordinality` joined to books cost as much (measured).
    */
   private getMany(ids: readonly string[]): Promise<(Book | undefined)[]> {
-    return this.read(async (sql) => {
+    return this.calls.read(async (sql) => {
       if (ids.length === 1) {
         const [row] = await sql<BookRow[]>`select ${bookColumns(sql)} from books where id = ${ids[0]!}`;
         return [row && this.toBook(row)];
@@ -249,12 +249,12 @@ export class PostgresBookStore implements BookStore {
 
   async create(input: BookCreate): Promise<Book> {
     assertStorable(input);
-    return this.run(async () => {
+    return this.calls.run(async (sql, deadline) => {
       try {
-        return await this.insert(this.newId(), input);
+        return await this.insert(sql, deadline, this.newId(), input);
       } catch (error) {
         // A random UUID that is already taken: draw another rather than fail the request.
-        if (errorCode(error) === UNIQUE_VIOLATION) return this.insert(this.newId(), input);
+        if (errorCode(error) === UNIQUE_VIOLATION) return this.insert(sql, deadline, this.newId(), input);
         throw error;
       }
     });
@@ -263,7 +263,7 @@ export class PostgresBookStore implements BookStore {
   async update(id: string, changes: BookUpdate): Promise<Book | undefined> {
     if (changes.title === undefined && changes.author === undefined && changes.year === undefined) return this.get(id);
     assertStorable(changes);
-    return this.run(async (sql) => {
+    return this.calls.run(async (sql, deadline) => {
       // Only the fields sent change, each from its current value in the row, so two PATCHes of
       // different fields never undo each other.
       const title = changes.title ?? null;
@@ -275,7 +275,7 @@ export class PostgresBookStore implements BookStore {
           author = coalesce(${author}::text, author),
           author_key = coalesce(${author === null ? null : searchFold(author)}::text, author_key),
           year = coalesce(${changes.year ?? null}::int, year)
-        where id = ${id}
+        where id = ${id} and ${sentInTime(sql, deadline)}
         returning ${bookColumns(sql)}`;
       if (row) this.pendingList.noteWrite();
       return row && this.toBook(row);
@@ -283,10 +283,10 @@ export class PostgresBookStore implements BookStore {
   }
 
   async delete(id: string): Promise<boolean> {
-    return this.run(async (sql) => {
+    return this.calls.run(async (sql, deadline) => {
       const [row] = await sql<{ deleted: number }[]>`
         with deleted as (
-          delete from books where id = ${id} returning seq
+          delete from books where id = ${id} and ${sentInTime(sql, deadline)} returning seq
         ), counted as (
           insert into book_block_counts (block, shard, live)
           select seq >> ${BLOCK_BITS}, ${sessionShard(sql)}, -1 from deleted
@@ -298,7 +298,7 @@ export class PostgresBookStore implements BookStore {
   }
 
   async count(): Promise<number> {
-    return this.read(async (sql) => {
+    return this.calls.read(async (sql) => {
       const [row] = await sql<{ total: number }[]>`
         select coalesce(sum(live), 0)::int as total from (${countRows(sql)}) counts`;
       return row?.total ?? 0;
@@ -306,21 +306,23 @@ export class PostgresBookStore implements BookStore {
   }
 
   async randomBook(): Promise<Book | undefined> {
-    // A concurrent delete can empty the drawn position: draw again a few times.
-    for (let attempt = 0; attempt < 3; attempt++) {
-      const total = await this.count();
-      if (total === 0) return undefined;
-      // Not through list(): random pages would crowd the cached ones out.
-      const [row] = await this.read((sql) => pageRows(sql, randomInt(total), 1));
-      const book = row && pageOf([row], this.toBook).items[0];
-      if (book) return book;
-    }
-    return undefined;
+    return this.calls.bounded(async () => {
+      // A concurrent delete can empty the drawn position: draw again a few times.
+      for (let attempt = 0; attempt < 3; attempt++) {
+        const total = await this.count();
+        if (total === 0) return undefined;
+        // Not through list(): random pages would crowd the cached ones out.
+        const [row] = await this.calls.read((sql) => pageRows(sql, randomInt(total), 1));
+        const book = row && pageOf([row], this.toBook).items[0];
+        if (book) return book;
+      }
+      return undefined;
+    });
   }
 
   /** Folds the block counts' shards (compactBlockCounts in block-counts.ts). */
   async compactCounts(): Promise<void> {
-    await this.run(compactBlockCounts);
+    await this.calls.run(compactBlockCounts);
   }
 
   /**
@@ -335,23 +337,25 @@ export class PostgresBookStore implements BookStore {
     return row?.moved ?? false;
   }
 
-  private async insert(id: string, input: BookCreate): Promise<Book> {
+  private async insert(sql: Sql, deadline: WaitDeadline, id: string, input: BookCreate): Promise<Book> {
     const createdAt = this.now();
     // The book is built from what was sent rather than read back: a Date has whole milliseconds,
     // which timestamptz keeps exactly, and text and integers come back as they went. Reading the row
     // back cost the driver a row of six columns and a timestamp parse per create.
-    const [row] = await this.sql<{ first_of_block: boolean }[]>`
+    const [row] = await sql<{ first_of_block: boolean }[]>`
       with inserted as (
         insert into books (id, title, author, year, created_at, title_key, author_key)
-        values (${id}, ${input.title}, ${input.author}, ${input.year}, ${createdAt},
-                ${searchFold(input.title)}, ${searchFold(input.author)})
+        select ${id}, ${input.title}, ${input.author}, ${input.year}, ${createdAt},
+               ${searchFold(input.title)}, ${searchFold(input.author)}
+        where ${sentInTime(sql, deadline)}
         returning seq
       ), counted as (
         insert into book_block_counts (block, shard, live)
-        select seq >> ${BLOCK_BITS}, ${sessionShard(this.sql)}, 1 from inserted
+        select seq >> ${BLOCK_BITS}, ${sessionShard(sql)}, 1 from inserted
         on conflict (block, shard) do update set live = book_block_counts.live + 1
       )
       select (seq & ${BLOCK_SIZE - 1}) = 0 as first_of_block from inserted`;
+    // No row: sent too late (sentInTime), and its request already answered 503.
     if (!row) throw new Error('insert returned no row');
     this.pendingList.noteWrite();
     // The first book of a new block is the moment to fold the shards of the blocks behind it.
@@ -363,32 +367,5 @@ export class PostgresBookStore implements BookStore {
       year: input.year,
       created_at: createdAt.toISOString(),
     };
-  }
-
-  private async run<T>(work: (sql: Sql) => Promise<T>): Promise<T> {
-    if (!this.ready) throw new StoreUnavailableError();
-    return unlessUnavailable(() => work(this.sql));
-  }
-
-  /**
-   * A short read on the reader pool with the fewest reads in flight, the first on a tie. Each
-   * statement takes its own snapshot, so a read sees every write that returned before it started,
-   * whichever pool wrote it. Under concurrent reads both connections stay busy, as when they took
-   * turns; reads one at a time all go to one connection, whose backend is then the one that ran
-   * the last read, which answers sooner than taking turns (docs/performance.md).
-   */
-  private async read<T>(work: (sql: Sql) => Promise<T>): Promise<T> {
-    if (!this.ready) throw new StoreUnavailableError();
-    let reader = 0;
-    for (let index = 1; index < this.readers.length; index++) {
-      if (this.readsInFlight[index]! < this.readsInFlight[reader]!) reader = index;
-    }
-    const sql = this.readers[reader] ?? this.sql;
-    this.readsInFlight[reader]! += 1;
-    try {
-      return await unlessUnavailable(() => work(sql));
-    } finally {
-      this.readsInFlight[reader]! -= 1;
-    }
   }
 }
