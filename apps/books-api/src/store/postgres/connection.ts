@@ -19,11 +19,11 @@ const CONNECT_TIMEOUT_SECONDS = 5;
  * per connection and pipelines queries issued together).
  *
  * Every session runs with `plan_cache_mode = force_generic_plan`: each statement is planned once
- * per connection. Planning the page statement on every execution cost more than running it (7.5k
- * against 21k executions/s at 10k books), and with a parameter as OFFSET PostgreSQL's own choice
- * (`auto`) keeps replanning it for ever, as it guesses that a tenth of the table is skipped. Every
- * statement but search's has one right plan whatever its parameters (a key lookup, a page from a
- * block). Search sets `force_custom_plan` for its own transaction (see PostgresBookStore.search).
+ * per connection. Planning the page statement on every execution costs more than running it, and
+ * with a parameter as OFFSET PostgreSQL's own choice (`auto`) keeps replanning it for ever, as it
+ * guesses that a tenth of the table is skipped. Every statement but search's has one right plan
+ * whatever its parameters (a key lookup, a page from a block). Search sets `force_custom_plan` for
+ * its own transaction (see PostgresBookStore.search).
  */
 export function connect(settings: DatabaseSettings): Sql {
   return postgres(settings.url, {
@@ -56,14 +56,10 @@ export interface Pools {
 
 /**
  * The main pool and, within DATABASE_POOL_SIZE, two pools of one connection each for the short
- * reads. Why: under many concurrent requests the driver (postgres 3.4.9) sends a query that finds
- * no idle connection down a busy one (pipelining, which saves a round trip), and its queue of
- * busy connections then grows by a hole for every such query and is searched from the start on
- * every move, so that with 50 concurrent gets on a pool of 10 a quarter of node's CPU went into
- * that search (queue.js `remove` in a CPU profile). A pool of one connection never leaves such a
- * hole. Reads take well under a millisecond, so a read queued behind another on one connection
- * waits little; writes (which wait for the WAL flush) and searches (up to hundreds of
- * milliseconds) stay on the main pool, where nothing short waits behind them.
+ * reads. Why: the driver pipelines a query that finds no idle connection onto a busy one, so in a
+ * shared pool a get can wait behind a write's WAL flush or a long search on the same connection.
+ * On a reader pool a short read only ever waits behind other short reads; writes and searches stay
+ * on the main pool. docs/performance.md lists this among the fast paths, with its test.
  */
 export function connectPools(settings: DatabaseSettings): Pools {
   if (settings.poolSize < READER_MIN_POOL) return { main: connect(settings), readers: [] };
