@@ -39,7 +39,9 @@ export function prepareReference(ref: string): ReferenceBuild {
   const treeDir = join(tmpdir(), 'books-api-bench-compare', commit);
   const appDir = join(treeDir, 'apps', 'books-api');
   const entry = join(appDir, 'dist', 'server.js');
-  if (existsSync(entry)) return { ref, commit, appDir };
+  // A build left by an earlier run is reused only while its node_modules still resolves: a
+  // symlink to a checkout that was removed since would fail only once the server starts.
+  if (existsSync(entry) && existsSync(join(treeDir, 'node_modules'))) return { ref, commit, appDir };
 
   console.log(`building ${ref} (${commit.slice(0, 12)}) in ${treeDir}`);
   rmSync(treeDir, { recursive: true, force: true });
