@@ -92,21 +92,31 @@ function readTokenSigning(env: Env): TokenSigningSettings {
   };
 }
 
+/**
+ * A URL variable; empty means unset. Text that is no URL is refused with `notAUrl`, and `check`
+ * throws an InvalidValue for a URL of the wrong kind. The value is kept as written.
+ */
+function optionalUrl(notAUrl: string, check: (url: URL, raw: string) => void): Parser<string | undefined> {
+  return (raw) => {
+    const value = raw.trim();
+    if (value === '') return undefined;
+    let url: URL;
+    try {
+      url = new URL(value);
+    } catch {
+      throw new InvalidValue(notAUrl);
+    }
+    check(url, raw);
+    return value;
+  };
+}
+
 /** A libpq URL (`postgres://user:pass@host:port/db?sslmode=require`). Empty means unset: the memory store. */
-const databaseUrl: Parser<string | undefined> = (raw) => {
-  const value = raw.trim();
-  if (value === '') return undefined;
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new InvalidValue('must be a URL such as postgres://user:password@host:5432/books');
-  }
+const databaseUrl = optionalUrl('must be a URL such as postgres://user:password@host:5432/books', (url) => {
   if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') {
     throw new InvalidValue(`must start with postgres:// or postgresql://, got "${url.protocol}//"`);
   }
-  return value;
-};
+});
 
 /** DATABASE_WAIT_TIMEOUT_MS by default: this much longer than DATABASE_STATEMENT_TIMEOUT_MS. */
 const DATABASE_WAIT_MARGIN_MS = 1000;
@@ -163,22 +173,15 @@ function readLoginThrottle(env: Env) {
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
 /** AUTH_OIDC_ISSUER: an https URL, or http on a loopback address. Empty means unset. */
-const oidcIssuer: Parser<string | undefined> = (raw) => {
-  const value = raw.trim();
-  if (value === '') return undefined;
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new InvalidValue(
-      "must be the provider's issuer URL, such as https://login.microsoftonline.com/<tenant>/v2.0",
-    );
-  }
-  if (url.search !== '' || url.hash !== '') throw new InvalidValue('must not have a query or fragment');
-  if (url.protocol === 'https:') return value;
-  if (url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname)) return value;
-  throw new InvalidValue(`must be https (http only on a loopback address, for development), got "${raw}"`);
-};
+const oidcIssuer = optionalUrl(
+  "must be the provider's issuer URL, such as https://login.microsoftonline.com/<tenant>/v2.0",
+  (url, raw) => {
+    if (url.search !== '' || url.hash !== '') throw new InvalidValue('must not have a query or fragment');
+    if (url.protocol === 'https:') return;
+    if (url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname)) return;
+    throw new InvalidValue(`must be https (http only on a loopback address, for development), got "${raw}"`);
+  },
+);
 
 /** AUTH_OIDC_ROLES_CLAIM: a claim name, or a dot-separated path to a nested one (realm_access.roles). */
 const claimPath: Parser<string | undefined> = (raw) => {
