@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { classify } from '../src/lib/platform/classification';
 import type { OwnedSettings } from '../src/lib/platform/owned-settings';
 import { startTestCluster, type TestCluster } from './kubernetes-harness';
+import { STANDARD_INTENT } from './storage-fixtures';
 
 // The first test of a file starts a cluster (and a child process or a database): slow on a busy machine.
 vi.setConfig({ testTimeout: 120_000 });
@@ -77,26 +78,7 @@ async function armCall(method: string, path: string, body: unknown) {
 const accountPath = (group: string, name: string) =>
   `/subscriptions/${cluster.standIn.arm.subscriptionId}/resourceGroups/${group}/providers/Microsoft.Storage/storageAccounts/${name}?api-version=2023-05-01`;
 
-const intent: OwnedSettings = {
-  location: 'westeurope',
-  resourceGroup: 'rg-books-dev',
-  kind: 'StorageV2',
-  tier: 'Standard',
-  replication: 'LRS',
-  minTlsVersion: 'TLS1_2',
-  httpsOnly: true,
-  publicNetworkAccess: false,
-  allowedIpRanges: [],
-  allowNestedItemsToBePublic: false,
-  sharedKeyAccess: true,
-  crossTenantReplication: false,
-  infrastructureEncryption: true,
-  hierarchicalNamespace: false,
-  sftpEnabled: false,
-  nfsv3Enabled: false,
-  application: 'webshop',
-  environment: 'dev',
-};
+const intent = STANDARD_INTENT;
 
 beforeAll(async () => {
   cluster = await startTestCluster({ arm: { pageSize: 2 } });

@@ -11,6 +11,7 @@ import { createKubernetesBackend } from '../src/server/kubernetes/kubernetes-bac
 import { createLogger } from '../src/server/log/logger';
 import { PlatformUnavailableError } from '../src/server/platform/errors';
 import { eventually, startTestCluster, type TestCluster } from './kubernetes-harness';
+import { storageRequest } from './storage-fixtures';
 
 let cluster: TestCluster;
 let client: ClusterClient;
@@ -177,27 +178,7 @@ describe('the watch-fed cluster cache', () => {
     };
     cluster.standIn.holdWatches(true);
     const lastEventBefore = c.accounts.health().lastEventAt;
-    const created = await backend.create(
-      {
-        name: 'stownwrite01',
-        application: 'webshop',
-        environment: 'dev',
-        resourceGroup: 'rg-books-dev',
-        location: 'westeurope',
-        accountKind: 'StorageV2',
-        accountTier: 'Standard',
-        replicationType: 'LRS',
-        accessTier: 'Hot',
-        publicNetworkAccess: false,
-        allowedIpRanges: [],
-        hierarchicalNamespace: false,
-        sftpEnabled: false,
-        nfsv3Enabled: false,
-        httpsOnly: true,
-        sharedKeyAccess: true,
-      },
-      context,
-    );
+    const created = await backend.create(storageRequest({ name: 'stownwrite01' }), context);
     expect(created.name).toBe('stownwrite01');
     expect((await backend.list()).map((a) => a.name)).toContain('stownwrite01');
     expect((await backend.get('stownwrite01')).application).toBe('webshop');

@@ -6,34 +6,14 @@
 import { startPostgres, type TestPostgres } from '@books/test-postgres';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { OwnedSettings } from '../src/lib/platform/owned-settings';
 import { ownedChanges } from '../src/lib/platform/owned-settings';
 import type { IntentLedger, NewIntent } from '../src/server/intent/ledger';
 import { createMemoryLedger } from '../src/server/intent/memory-ledger';
 import { createPostgresLedger } from '../src/server/intent/postgres-ledger';
 import { PORTAL_MIGRATIONS } from '../src/server/database/migrations';
+import { STANDARD_INTENT } from './storage-fixtures';
 
-const desired: OwnedSettings = {
-  location: 'westeurope',
-  resourceGroup: 'rg-books-dev',
-  kind: 'StorageV2',
-  tier: 'Standard',
-  replication: 'LRS',
-  accessTier: 'Hot',
-  minTlsVersion: 'TLS1_2',
-  httpsOnly: true,
-  publicNetworkAccess: false,
-  allowedIpRanges: [],
-  allowNestedItemsToBePublic: false,
-  sharedKeyAccess: true,
-  crossTenantReplication: false,
-  infrastructureEncryption: true,
-  hierarchicalNamespace: false,
-  sftpEnabled: false,
-  nfsv3Enabled: false,
-  application: 'webshop',
-  environment: 'dev',
-};
+const desired = STANDARD_INTENT;
 
 const rita = { subject: 'https://login.example.com|rita-sub', display: 'rita@example.com' };
 const omar = { subject: 'https://login.example.com|omar-sub', display: 'Omar' };

@@ -2,6 +2,7 @@ import { render, screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import type { ClassificationCode } from '@/lib/platform/classification';
 import type { StorageAccount } from '@/lib/platform/types';
+import { standardSettings } from '../../../test/storage-fixtures';
 import { SyncSection } from './SyncSection';
 
 vi.mock('next/navigation', () => ({ useRouter: () => ({ refresh: vi.fn() }) }));
@@ -9,19 +10,7 @@ vi.mock('next/navigation', () => ({ useRouter: () => ({ refresh: vi.fn() }) }));
 function account(code: ClassificationCode): StorageAccount {
   return {
     name: 'stshop01',
-    settings: {
-      publicNetworkAccess: false,
-      allowedIpRanges: [],
-      hierarchicalNamespace: false,
-      sftpEnabled: false,
-      nfsv3Enabled: false,
-      httpsOnly: true,
-      sharedKeyAccess: true,
-      minTlsVersion: 'TLS1_2',
-      allowNestedItemsToBePublic: false,
-      crossTenantReplication: false,
-      infrastructureEncryption: true,
-    },
+    settings: standardSettings(),
     state: 'Ready',
     conditions: [],
     observed: {},

@@ -1,28 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { classify, countByClass, fieldsDifferingFromIntent, type ClassificationInput } from './classification';
 import type { OwnedSettings } from './owned-settings';
+import { STANDARD_INTENT } from '../../../test/storage-fixtures';
 
-const intent: OwnedSettings = {
-  location: 'westeurope',
-  resourceGroup: 'rg-books-dev',
-  kind: 'StorageV2',
-  tier: 'Standard',
-  replication: 'LRS',
-  accessTier: 'Hot',
-  minTlsVersion: 'TLS1_2',
-  httpsOnly: true,
-  publicNetworkAccess: false,
-  allowedIpRanges: [],
-  allowNestedItemsToBePublic: false,
-  sharedKeyAccess: true,
-  crossTenantReplication: false,
-  infrastructureEncryption: true,
-  hierarchicalNamespace: false,
-  sftpEnabled: false,
-  nfsv3Enabled: false,
-  application: 'webshop',
-  environment: 'dev',
-};
+const intent = STANDARD_INTENT;
 
 const settled = { spec: intent, busy: false, observeOnly: false };
 const observed = (account?: Partial<OwnedSettings>) => ({
