@@ -4,8 +4,8 @@ import type { Fragment, Sql } from 'postgres';
  * A store call's wait for the database, bounded in time: DATABASE_WAIT_TIMEOUT_MS (config.ts).
  *
  * Why a bound of our own: the driver (postgres 3.4.9) keeps a statement waiting while it
- * reconnects to a server that is down or restarting, as long as that takes (its attempts back off
- * up to 20 s apart), and a statement on a connection whose server vanished without closing it
+ * reconnects to a server that is down or restarting, as long as that takes (connection.ts spaces
+ * its attempts at most a second apart), and a statement on a connection whose server vanished without closing it
  * waits for TCP to notice. Past the bound the call answers DatabaseWaitTimeout, which
  * database-errors.ts turns into the 503 `Database unavailable` with Retry-After.
  *
