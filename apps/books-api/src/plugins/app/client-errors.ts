@@ -51,13 +51,19 @@ function finished(response: ServerResponse): Promise<void> {
  * map update and the links never outlive the responses.
  */
 class UnwrittenResponses {
-  readonly #newest = new WeakMap<Socket, ServerResponse>();
+  /**
+   * The connection's newest response, kept on the socket under a symbol of ours: it goes with
+   * the socket, and unlike a WeakMap entry per request it gives the garbage collector no
+   * ephemeron to trace.
+   */
+  readonly #newest = Symbol('newest response');
   readonly #before = new WeakMap<ServerResponse, ServerResponse>();
 
   readonly record = (request: IncomingMessage, response: ServerResponse): void => {
-    const previous = this.#newest.get(request.socket);
+    const socket = request.socket as Socket & { [key: symbol]: ServerResponse | undefined };
+    const previous = socket[this.#newest];
     if (previous !== undefined && !previous.writableFinished) this.#before.set(response, previous);
-    this.#newest.set(request.socket, response);
+    socket[this.#newest] = response;
   };
 
   /**
@@ -67,7 +73,8 @@ class UnwrittenResponses {
    */
   async written(socket: Socket): Promise<void> {
     const waits: Promise<void>[] = [];
-    for (let response = this.#newest.get(socket); response !== undefined; response = this.#before.get(response)) {
+    const newest = (socket as Socket & { [key: symbol]: ServerResponse | undefined })[this.#newest];
+    for (let response = newest; response !== undefined; response = this.#before.get(response)) {
       if (!response.writableFinished && !response.destroyed && response.req.complete) waits.push(finished(response));
     }
     await Promise.all(waits);
