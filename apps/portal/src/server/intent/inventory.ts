@@ -8,6 +8,7 @@ import { getCloudObserver } from '../azure/select-observer';
 import { PlatformError } from '../platform/errors';
 import { parseResourceName } from '../platform/resource-name';
 import { getPlatformBackend } from '../platform/select-backend';
+import { processWide } from '../process-wide';
 import type { DesiredState } from './ledger';
 import { getIntentLedger } from './select-ledger';
 
@@ -243,9 +244,10 @@ function lastResult<Result>(): (inputs: readonly unknown[], compute: () => Resul
   };
 }
 
-const clusterItems = lastResult<readonly StorageAccount[]>();
-const ledgerItems = lastResult<readonly StorageAccount[]>();
-const developmentItems = lastResult<readonly StorageAccount[]>();
+// Kept per process, not per bundle: the pages and the API then share one classified inventory.
+const clusterItems = processWide('inventory.cluster-items', () => lastResult<readonly StorageAccount[]>());
+const ledgerItems = processWide('inventory.ledger-items', () => lastResult<readonly StorageAccount[]>());
+const developmentItems = processWide('inventory.development-items', () => lastResult<readonly StorageAccount[]>());
 
 /** Every inventory item, classified. */
 export async function classifiedInventory(): Promise<Inventory> {

@@ -1,6 +1,7 @@
 import 'server-only';
 import { CLASSIFICATION_CODES, type ClassificationCode } from '@/lib/platform/classification';
 import { ACCOUNT_STATES, type AccountState, type StorageAccount } from '@/lib/platform/types';
+import { processWide } from '../process-wide';
 import { InvalidRequestError } from './errors';
 
 /**
@@ -158,7 +159,12 @@ function runsDownward(sort: string): boolean {
   return sort.startsWith('-') !== (SORT_FIELDS.get(sort.replace(/^-/, ''))?.reversed ?? false);
 }
 
-const orders = new WeakMap<readonly StorageAccount[], Map<string, readonly Keyed[]>>();
+// This module's caches are kept per process, not per bundle (see process-wide.ts), so the pages and the
+// API share one copy of each order.
+const orders = processWide(
+  'inventory-query.orders',
+  () => new WeakMap<readonly StorageAccount[], Map<string, readonly Keyed[]>>(),
+);
 
 /** The accounts in a sort order, computed once per list and order. */
 function ordered(accounts: readonly StorageAccount[], sort: string): readonly Keyed[] {
@@ -179,7 +185,7 @@ function ordered(accounts: readonly StorageAccount[], sort: string): readonly Ke
   return result;
 }
 
-const haystacks = new WeakMap<StorageAccount, string>();
+const haystacks = processWide('inventory-query.haystacks', () => new WeakMap<StorageAccount, string>());
 
 /** The text q is looked for in: the fields the inventory shows, lower-cased once per account version. */
 function haystack(account: StorageAccount): string {
@@ -219,7 +225,10 @@ function boundary(sequence: readonly Keyed[], position: Cursor, descending: bool
 
 // Paging through a filter asks for the same matches again and again; a few are kept per list.
 const MATCHES_KEPT = 64;
-const matchesOf = new WeakMap<readonly StorageAccount[], Map<string, readonly Keyed[]>>();
+const matchesOf = processWide(
+  'inventory-query.matches',
+  () => new WeakMap<readonly StorageAccount[], Map<string, readonly Keyed[]>>(),
+);
 
 /** The accounts matching q, state and class, in the sort order; remembered per list for the latest filters. */
 function matching(accounts: readonly StorageAccount[], query: InventoryQuery): readonly Keyed[] {

@@ -1,6 +1,7 @@
 import 'server-only';
 import { countByClass, type Classification, type ClassificationCode } from '@/lib/platform/classification';
 import { ACCOUNT_STATES, type AccountState, type StorageAccount } from '@/lib/platform/types';
+import { processWide } from '../process-wide';
 
 /**
  * Counts for the overview and the applications page, computed once per list the backend hands out
@@ -33,8 +34,15 @@ const emptyCounts = (): StateCounts => Object.fromEntries(ACCOUNT_STATES.map((st
 const hasClassification = (account: StorageAccount): account is StorageAccount & { classification: Classification } =>
   account.classification !== undefined;
 
-const counted = new WeakMap<readonly StorageAccount[], InventoryCounts>();
-const summarised = new WeakMap<readonly StorageAccount[], ApplicationSummary[]>();
+// Per process, not per bundle (see process-wide.ts): the pages and the API share them.
+const counted = processWide(
+  'inventory-summary.counts',
+  () => new WeakMap<readonly StorageAccount[], InventoryCounts>(),
+);
+const summarised = processWide(
+  'inventory-summary.applications',
+  () => new WeakMap<readonly StorageAccount[], ApplicationSummary[]>(),
+);
 
 export function inventoryCounts(accounts: readonly StorageAccount[]): InventoryCounts {
   let counts = counted.get(accounts);
