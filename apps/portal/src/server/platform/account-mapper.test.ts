@@ -86,6 +86,23 @@ describe('Account object to StorageAccount', () => {
     expect(account.conditions).toHaveLength(2);
   });
 
+  it('leaves settings a side does not state out of its views rather than holding them as undefined', () => {
+    const account = toStorageAccount({
+      metadata: { name: 'stpartial01', labels: { [PORTAL_KEYS.environment]: 'dev' } },
+      spec: { forProvider: { location: 'westeurope', accountTier: 'Standard', publicNetworkAccessEnabled: false } },
+      status: { atProvider: { location: 'westeurope' } },
+    });
+    expect(account.desired).toStrictEqual({ location: 'westeurope', tier: 'Standard', publicNetworkAccess: false });
+    expect(account.reported).toStrictEqual({ location: 'westeurope' });
+    expect(account.changeable).toStrictEqual({
+      publicNetworkAccess: false,
+      allowedIpRanges: [],
+      minTlsVersion: 'TLS1_2',
+      httpsOnly: true,
+      environment: 'dev',
+    });
+  });
+
   it('survives an object with almost nothing in it', () => {
     const account = toStorageAccount({ metadata: { name: 'x1y', deletionTimestamp: '2026-01-01T00:00:00Z' } });
     expect(account).toMatchObject({

@@ -1,4 +1,5 @@
 import 'server-only';
+import { definedFields } from '@/lib/defined-fields';
 import { PORTAL_KEYS, SAFE_DEFAULTS } from '@/lib/platform/account-manifest';
 import type { AccountState, Condition, ObservedAccount, StorageAccount } from '@/lib/platform/types';
 import type { AccountObject, KubernetesCondition } from './account-object';
@@ -128,15 +129,15 @@ export function toStorageAccount(object: AccountObject): StorageAccount {
     desired: desiredView,
     reported: reportedView,
     // The edit dialog starts from what the spec asks for, not from what Azure reported last.
-    changeable: {
-      ...(desiredView.accessTier ? { accessTier: desiredView.accessTier } : {}),
+    changeable: definedFields({
+      accessTier: desiredView.accessTier,
       publicNetworkAccess: desiredView.publicNetworkAccess ?? false,
       allowedIpRanges: desiredView.allowedIpRanges ?? [],
       minTlsVersion: desiredView.minTlsVersion ?? SAFE_DEFAULTS.minTlsVersion,
       httpsOnly: desiredView.httpsOnly ?? true,
-      ...(labels[PORTAL_KEYS.application] ? { application: labels[PORTAL_KEYS.application] } : {}),
-      ...(labels[PORTAL_KEYS.environment] ? { environment: labels[PORTAL_KEYS.environment] } : {}),
-    },
+      application: labels[PORTAL_KEYS.application] || undefined,
+      environment: labels[PORTAL_KEYS.environment] || undefined,
+    }),
     sync: syncReport(object, conditions, desiredView, reportedView),
   };
   const optional: Partial<StorageAccount> = {

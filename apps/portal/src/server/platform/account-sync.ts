@@ -1,4 +1,5 @@
 import 'server-only';
+import { definedFields } from '@/lib/defined-fields';
 import type { AccountSpecView, Condition, SyncReport } from '@/lib/platform/types';
 import type { AccountObject } from './account-object';
 import { CHANGE_KEYS, RECONCILE_REQUESTED_AT } from './change-annotations';
@@ -48,8 +49,8 @@ export function specView(parameters: Record<string, unknown> | undefined): Accou
     application: tag(parameters['tags'], 'application'),
     environment: tag(parameters['tags'], 'environment'),
   };
-  for (const key of Object.keys(view) as (keyof AccountSpecView)[]) if (view[key] === undefined) delete view[key];
-  return view;
+  // The cluster cache holds two views per account: compact ones (see definedFields).
+  return definedFields(view);
 }
 
 /** JSON with object keys sorted: the API server gives objects back with keys in its own order. */
