@@ -9,6 +9,8 @@ import { createClusterCache, type ClusterCache } from '../src/server/kubernetes/
 import { createClusterClient, LIST_CHUNK, type ClusterClient } from '../src/server/kubernetes/cluster-client';
 import { createKubernetesBackend } from '../src/server/kubernetes/kubernetes-backend';
 import { createLogger } from '../src/server/log/logger';
+import { toStorageAccount } from '../src/server/platform/account-mapper';
+import type { AccountObject } from '../src/server/platform/account-object';
 import { PlatformUnavailableError } from '../src/server/platform/errors';
 import { eventually, startTestCluster, type TestCluster } from './kubernetes-harness';
 import { storageRequest } from './storage-fixtures';
@@ -95,6 +97,25 @@ describe('the watch-fed cluster cache', () => {
       'the watched add',
     );
     expect(c.accounts.health()).toMatchObject({ synced: true, failing: false, relists: 0 });
+  });
+
+  it('holds equal parts of many accounts once, and every account reads as the mapper makes it', async () => {
+    cluster.standIn.fillAccounts(12, 'stshared');
+    const c = await warmCache();
+    const cached = (await c.accounts.values()).filter((account) => account.name.startsWith('stshared'));
+    expect(cached).toHaveLength(12);
+    for (const account of cached) {
+      const object = cluster.standIn.accounts().find((candidate) => candidate.metadata.name === account.name);
+      expect(account).toStrictEqual(toStorageAccount(object as AccountObject));
+    }
+    const [first, ...others] = cached;
+    for (const account of others) {
+      expect(account.settings).toBe(first?.settings);
+      expect(account.sync).toBe(first?.sync);
+    }
+    // The filled accounts spread over three replication types: three distinct views, each shared.
+    expect(new Set(cached.map((account) => account.desired)).size).toBeLessThan(cached.length);
+    expect(Object.isFrozen(first?.desired)).toBe(true);
   });
 
   it('moves its resourceVersion forward on bookmarks while its own collection is quiet', async () => {

@@ -9,6 +9,7 @@ import { PlatformError } from '../platform/errors';
 import { parseResourceName } from '../platform/resource-name';
 import { getPlatformBackend } from '../platform/select-backend';
 import { processWide } from '../process-wide';
+import { SharedValues } from '../shared-values';
 import type { DesiredState } from './ledger';
 import { getIntentLedger } from './select-ledger';
 
@@ -177,8 +178,11 @@ export async function unclaimedCloudAccount(snapshot: CloudSnapshot, name: strin
   return looksLikeOurs(cloud, approvedGroupsOf(groups)) ? cloud : undefined;
 }
 
+// Most items of a large inventory fall in a few classes with the same fields: they share one instance.
+const classifications = processWide('inventory.classifications', () => new SharedValues());
+
 function classified(account: StorageAccount, classification: StorageAccount['classification']): StorageAccount {
-  return { ...account, ...(classification ? { classification } : {}) };
+  return { ...account, ...(classification ? { classification: classifications.share(classification) } : {}) };
 }
 
 function inSync(account: StorageAccount): StorageAccount {

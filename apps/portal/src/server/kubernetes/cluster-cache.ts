@@ -4,6 +4,7 @@ import type { ResourceGroup, StorageAccount } from '@/lib/platform/types';
 import { logger } from '../log/logger';
 import { toStorageAccount } from '../platform/account-mapper';
 import type { AccountObject } from '../platform/account-object';
+import { SharedValues } from '../shared-values';
 import { DEFAULT_CALL_TIMEOUT_MS, type ClusterClient } from './cluster-client';
 import { toResourceGroup, type ResourceGroupObject } from './resource-group-mapper';
 import { WatchedCollection, type CollectionHealth } from './watched-collection';
@@ -27,16 +28,32 @@ export interface ClusterCacheHealth {
   resourceGroups: CollectionHealth;
 }
 
+/**
+ * The record with its settings, views, conditions and drift report replaced by the instances equal
+ * ones already hold (see SharedValues). The parts that name the account itself (its name, uid,
+ * Azure id, timestamps) stay its own.
+ */
+function shareParts(account: StorageAccount, shared: SharedValues): StorageAccount {
+  account.settings = shared.share(account.settings);
+  account.desired = shared.share(account.desired);
+  account.reported = shared.share(account.reported);
+  account.changeable = shared.share(account.changeable);
+  account.sync = shared.share(account.sync);
+  account.conditions = shared.share(account.conditions.map((condition) => shared.share(condition)));
+  return account;
+}
+
 export function createClusterCache(client: ClusterClient, baseLogger: Logger = logger()): ClusterCache {
   const log = baseLogger.child({ component: 'cluster-cache' });
   const readTimeoutMs = DEFAULT_CALL_TIMEOUT_MS + 1000;
+  const shared = new SharedValues();
   const accounts = new WatchedCollection<StorageAccount>({
     name: 'storage accounts',
     source: {
       list: (continueToken) => client.listAccounts(continueToken),
       watch: (version, handlers) => client.watchAccounts(version, handlers),
     },
-    map: (object) => toStorageAccount(object as AccountObject),
+    map: (object) => shareParts(toStorageAccount(object as AccountObject), shared),
     logger: log,
     readTimeoutMs,
   });
