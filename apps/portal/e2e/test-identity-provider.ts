@@ -1,14 +1,15 @@
 /**
  * A real OpenID Provider for the browser journeys: the certified `oidc-provider` package on a
- * loopback port, with users in each portal role, a password sign-in page of our own (the
- * package's development pages pull fonts from the internet) and consent granted automatically.
+ * loopback port, with users in each portal role, signing in and consenting through
+ * @books/test-identity-provider's pages (a password form, consent granted automatically).
  * Discovery, JWKS, PKCE, the token and userinfo endpoints and end_session are the package's own.
  * With `api`, it also issues JWT access tokens for the Books API's resource indicator to a public
  * client (the API's /docs, authorization code with PKCE), carrying each user's API roles in `roles`.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { exportJWK, generateKeyPair } from 'jose';
 import Provider, { errors, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import { answerInteraction, escapeHtml, INTERACTIONS, interactionUid, page } from '@books/test-identity-provider';
 
 export interface TestUser {
   /** Typed on the sign-in page; also the subject (`sub`). */
@@ -43,38 +44,6 @@ export interface TestClient {
 export interface TestIdentityProvider {
   issuer: string;
   close(): Promise<void>;
-}
-
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
-
-function page(title: string, body: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>
-<meta name="viewport" content="width=device-width, initial-scale=1"></head>
-<body style="font-family:sans-serif;max-width:24rem;margin:2rem auto"><h1>${escapeHtml(title)}</h1>${body}</body></html>`;
-}
-
-async function formBody(request: IncomingMessage): Promise<URLSearchParams> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
-  return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
-}
-
-function send(response: ServerResponse, status: number, html: string): void {
-  response.writeHead(status, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
-  response.end(html);
-}
-
-function signInForm(uid: string, problem?: string): string {
-  return page(
-    'Test identity provider: sign in',
-    `${problem ? `<p role="alert">${escapeHtml(problem)}</p>` : ''}
-<form method="post" action="/interaction/${escapeHtml(uid)}">
-  <label>Username <input name="login" autocomplete="username" required></label><br>
-  <label>Password <input name="password" type="password" autocomplete="current-password" required></label><br>
-  <button type="submit">Sign in</button>
-</form>`,
-  );
 }
 
 /** Starts the provider on http://127.0.0.1:<port>; the port must be known first, as the issuer includes it. */
@@ -153,7 +122,7 @@ export async function startTestIdentityProvider(options: {
         },
       },
     },
-    interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
+    interactions: INTERACTIONS,
     // The API's access tokens carry the user's API roles, as Entra ID's app roles do.
     extraTokenClaims: (_ctx, token) => {
       if (api === undefined || !('accountId' in token) || token.resourceServer?.audience !== api.audience)
@@ -183,47 +152,10 @@ export async function startTestIdentityProvider(options: {
   const provider = new Provider(issuer, configuration);
   const providerHandler = provider.callback();
 
-  /** Our interaction pages: a password check for login, consent granted for every scope asked. */
-  async function interaction(request: IncomingMessage, response: ServerResponse, uid: string): Promise<void> {
-    const details = await provider.interactionDetails(request, response);
-    if (details.prompt.name === 'login') {
-      if (request.method !== 'POST') return send(response, 200, signInForm(uid));
-      const form = await formBody(request);
-      const user = users.get(form.get('login') ?? '');
-      if (!user || user.password !== form.get('password')) {
-        return send(response, 401, signInForm(uid, 'Unknown user or wrong password'));
-      }
-      return provider.interactionFinished(request, response, { login: { accountId: user.login } });
-    }
-    const { session, params, grantId } = details;
-    const grant = grantId
-      ? await provider.Grant.find(grantId)
-      : new provider.Grant({ accountId: session?.accountId ?? '', clientId: String(params.client_id) });
-    if (!grant) throw new Error('grant vanished');
-    const missing = details.prompt.details as {
-      missingOIDCScope?: string[];
-      missingOIDCClaims?: string[];
-      missingResourceScopes?: Record<string, string[]>;
-    };
-    if (missing.missingOIDCScope) grant.addOIDCScope(missing.missingOIDCScope.join(' '));
-    if (missing.missingOIDCClaims) grant.addOIDCClaims(missing.missingOIDCClaims);
-    for (const [indicator, scopes] of Object.entries(missing.missingResourceScopes ?? {})) {
-      grant.addResourceScope(indicator, scopes.join(' '));
-    }
-    return provider.interactionFinished(
-      request,
-      response,
-      { consent: { grantId: await grant.save() } },
-      { mergeWithLastSubmission: true },
-    );
-  }
-
   const server: Server = createServer((request, response) => {
-    const match = /^\/interaction\/([^/?]+)/.exec(request.url ?? '');
-    if (!match?.[1]) return void providerHandler(request, response);
-    interaction(request, response, match[1]).catch((error: unknown) => {
-      send(response, 500, page('Interaction failed', escapeHtml(String(error))));
-    });
+    const uid = interactionUid(request.url ?? '');
+    if (uid === undefined) void providerHandler(request, response);
+    else answerInteraction(provider, users, request, response, uid);
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

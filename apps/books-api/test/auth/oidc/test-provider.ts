@@ -2,8 +2,8 @@
  * A real OpenID Provider for the API's tests: the certified `oidc-provider` package (as in the
  * portal's e2e suite) on a loopback port, issuing JWT access tokens for the API's resource
  * indicator: through the client credentials grant for confidential clients, and through the
- * authorization code flow with PKCE for public clients (a sign-in page of our own, consent
- * granted at once). Each client's or user's extra claims stand in for what Entra ID or Keycloak
+ * authorization code flow with PKCE for public clients (sign-in and consent through
+ * @books/test-identity-provider's pages). Each client's or user's extra claims stand in for what Entra ID or Keycloak
  * would add (roles, scp, realm_access). The provider can change its keys (rotation) and be made to
  * fail (an outage), and counts the discovery and key set fetches.
  */
@@ -11,6 +11,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair, type JWK } from 'jose';
 import Provider, { type ClientMetadata, type Configuration } from 'oidc-provider';
+import { answerInteraction, INTERACTIONS, interactionUid } from '@books/test-identity-provider';
 
 export const RESOURCE = 'api://books';
 
@@ -41,24 +42,6 @@ export async function signingKey(alg: 'RS256' | 'PS256' | 'ES256', kid: string):
 }
 
 const SECRET = 'test-client-secret-generated-at-run-time'.padEnd(43, 'x');
-
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
-
-function signInPage(uid: string, problem = ''): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Test identity provider</title></head>
-<body><h1>Test identity provider: sign in</h1>${problem === '' ? '' : `<p role="alert">${escapeHtml(problem)}</p>`}
-<form method="post" action="/interaction/${escapeHtml(uid)}">
-<label>Username <input name="login" required></label>
-<label>Password <input name="password" type="password" required></label>
-<button type="submit">Sign in</button></form></body></html>`;
-}
-
-async function formBody(request: IncomingMessage): Promise<URLSearchParams> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
-  return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
-}
 
 function clientMetadata(client: TestProviderClient, alg: 'RS256'): ClientMetadata {
   if (client.redirectUri !== undefined) {
@@ -118,14 +101,9 @@ export class TestProvider {
         response.writeHead(503, { 'content-type': 'text/plain' }).end('down');
         return;
       }
-      const interaction = /^\/interaction\/([^/]+)$/.exec(url.pathname)?.[1];
-      if (interaction !== undefined) {
-        this.interaction(this.provider, request, response, interaction).catch((error: unknown) => {
-          response.writeHead(500, { 'content-type': 'text/plain' }).end(String(error));
-        });
-        return;
-      }
-      void this.provider.callback()(request, response);
+      const interaction = interactionUid(request.url ?? '/');
+      if (interaction === undefined) void this.provider.callback()(request, response);
+      else answerInteraction(this.provider, this.users, request, response, interaction);
     });
   }
 
@@ -161,7 +139,7 @@ export class TestProvider {
       pkce: { required: () => true },
       clientBasedCORS: (_ctx, origin, client) =>
         client.redirectUris?.some((uri) => new URL(uri).origin === origin) ?? false,
-      interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
+      interactions: INTERACTIONS,
       findAccount: (_ctx, sub) => (this.users.has(sub) ? { accountId: sub, claims: () => ({ sub }) } : undefined),
       features: {
         devInteractions: { enabled: false },
@@ -189,41 +167,6 @@ export class TestProvider {
     this.provider = new Provider(this.issuer, configuration);
   }
 
-  /** Our interaction pages: a password check for login, consent granted for everything asked. */
-  private async interaction(provider: Provider, request: IncomingMessage, response: ServerResponse, uid: string) {
-    const details = await provider.interactionDetails(request, response);
-    if (details.prompt.name === 'login') {
-      const html = (status: number, body: string) =>
-        response.writeHead(status, { 'content-type': 'text/html; charset=utf-8' }).end(body);
-      if (request.method !== 'POST') return void html(200, signInPage(uid));
-      const form = await formBody(request);
-      const user = this.users.get(form.get('login') ?? '');
-      if (user === undefined || user.password !== form.get('password')) {
-        return void html(401, signInPage(uid, 'Unknown user or wrong password'));
-      }
-      return provider.interactionFinished(request, response, { login: { accountId: user.login } });
-    }
-    const grant = new provider.Grant({
-      accountId: details.session!.accountId,
-      clientId: String(details.params.client_id),
-    });
-    const missing = details.prompt.details as {
-      missingOIDCScope?: string[];
-      missingOIDCClaims?: string[];
-      missingResourceScopes?: Record<string, string[]>;
-    };
-    if (missing.missingOIDCScope) grant.addOIDCScope(missing.missingOIDCScope.join(' '));
-    if (missing.missingOIDCClaims) grant.addOIDCClaims(missing.missingOIDCClaims);
-    for (const [indicator, scopes] of Object.entries(missing.missingResourceScopes ?? {})) {
-      grant.addResourceScope(indicator, scopes.join(' '));
-    }
-    return provider.interactionFinished(
-      request,
-      response,
-      { consent: { grantId: await grant.save() } },
-      { mergeWithLastSubmission: true },
-    );
-  }
   /** An access token for `clientId`, for the API's resource unless another is named. */
   async token(clientId: string, options: { scope?: string; resource?: string } = {}): Promise<string> {
     const response = await fetch(`${this.issuer}/token`, {
