@@ -2,57 +2,33 @@
 // operations from this server alone. Any request that fails, any request to another origin
 // and any console error fails the test.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { launchChromium, type Chromium } from '@books/test-browser';
 import type { FastifyInstance } from 'fastify';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { buildApp } from '../src/app.js';
 import { defaultConfig } from '../src/config.js';
-
-const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
-// Generous: two cores are shared with other suites.
-const RENDER_TIMEOUT_MS = 60_000;
+import { answeredStatus, listen, RENDER_TIMEOUT_MS } from './swagger-ui.js';
 
 describe('documentation pages in Chromium', () => {
   let app: FastifyInstance;
   let origin: string;
-  let context: BrowserContext;
-  let profile: string;
+  let browser: Chromium;
 
   before(async () => {
     app = await buildApp({ config: defaultConfig({ chaosHeadersEnabled: true }) });
-    await app.listen({ host: '127.0.0.1', port: 0 });
-    origin = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-    profile = mkdtempSync(join(tmpdir(), 'books-api-e2e-profile-'));
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM_PATH,
-      args: CHROMIUM_ARGS,
-      headless: true,
-      viewport: { width: 1280, height: 900 },
-    });
+    origin = await listen(app);
+    browser = await launchChromium('books-api-e2e');
   });
 
   after(async () => {
-    await context?.close();
-    if (profile !== undefined) rmSync(profile, { recursive: true, force: true });
+    await browser?.close();
     await app?.close();
   });
 
   /** Opens a page and records every problem: failed or foreign requests, error statuses, console errors. */
   async function open(path: string): Promise<{ page: Page; problems: string[] }> {
-    const page = await context.newPage();
+    const page = await browser.context.newPage();
     const problems: string[] = [];
     page.on('request', (request) => {
       const url = request.url();
@@ -83,13 +59,7 @@ describe('documentation pages in Chromium', () => {
     await header.waitFor({ timeout: RENDER_TIMEOUT_MS });
     assert.equal(await header.inputValue(), '');
     await listBooks.getByRole('button', { name: 'Execute' }).click();
-    // The first row of the table is its header ("Code"); the answer's row holds a status number.
-    const status = listBooks
-      .locator('.live-responses-table .response-col_status')
-      .filter({ hasText: /^\s*\d{3}/ })
-      .first();
-    await status.waitFor({ timeout: RENDER_TIMEOUT_MS });
-    assert.equal((await status.innerText()).trim(), '200');
+    assert.equal(await answeredStatus(listBooks), '200');
     await page.waitForLoadState('networkidle');
     assert.deepEqual(problems, []);
   });

@@ -4,31 +4,20 @@
 // redeems it (the CSP allows the token endpoint and nothing else new), and "Try it out" sends the
 // provider's token, which the API verifies. Screenshots go to test-results/ (not committed).
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
+import { launchChromium, type Chromium } from '@books/test-browser';
 import type { FastifyInstance } from 'fastify';
 import { decodeJwt } from 'jose';
-import { chromium, type BrowserContext } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
 import { buildApp } from '../src/app.js';
 import { defaultConfig } from '../src/config.js';
 import { RESOURCE, TestProvider, signingKey } from '../test/auth/oidc/test-provider.js';
 import { silentLogger } from '../test/postgres.js';
+import { answeredStatus, listen, RENDER_TIMEOUT_MS } from './swagger-ui.js';
 
-const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
-const TIMEOUT_MS = 60_000;
 const SCREENSHOTS = fileURLToPath(new URL('../test-results/docs-provider-sign-in/', import.meta.url));
 const DOCS_CLIENT = 'books-docs';
 const USER = {
@@ -41,8 +30,8 @@ describe('/docs Authorize with the identity provider in Chromium', () => {
   let app: FastifyInstance;
   let provider: TestProvider;
   let origin: string;
+  let browser: Chromium;
   let context: BrowserContext;
-  let profile: string;
 
   before(async () => {
     provider = await TestProvider.start([], [await signingKey('ES256', 'docs-key')], [USER]);
@@ -58,23 +47,16 @@ describe('/docs Authorize with the identity provider in Chromium', () => {
       },
     });
     app = await buildApp({ config, logger: silentLogger });
-    await app.listen({ host: '127.0.0.1', port: 0 });
-    origin = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+    origin = await listen(app);
     // Registered as Entra ID's single-page apps or Keycloak's public clients are: no secret, PKCE.
     provider.addPublicClient(DOCS_CLIENT, `${origin}/docs/static/oauth2-redirect.html`);
     mkdirSync(SCREENSHOTS, { recursive: true });
-    profile = mkdtempSync(join(tmpdir(), 'books-api-e2e-profile-'));
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM_PATH,
-      args: CHROMIUM_ARGS,
-      headless: true,
-      viewport: { width: 1280, height: 900 },
-    });
+    browser = await launchChromium('books-api-e2e');
+    context = browser.context;
   });
 
   after(async () => {
-    await context?.close();
-    if (profile !== undefined) rmSync(profile, { recursive: true, force: true });
+    await browser?.close();
     await app?.close();
     await provider?.close();
   });
@@ -94,12 +76,12 @@ describe('/docs Authorize with the identity provider in Chromium', () => {
     });
     await page.goto(`${origin}/docs`, { waitUntil: 'load' });
     const listBooks = page.locator('#operations-books-list_books_api_v1_books_get');
-    await listBooks.waitFor({ timeout: TIMEOUT_MS });
+    await listBooks.waitFor({ timeout: RENDER_TIMEOUT_MS });
 
     await page.locator('.auth-wrapper .authorize').click();
     const dialog = page.locator('.dialog-ux');
     const section = dialog.locator('.auth-container', { hasText: 'OAuth2AuthorizationCodeBearer' });
-    await section.waitFor({ timeout: TIMEOUT_MS });
+    await section.waitFor({ timeout: RENDER_TIMEOUT_MS });
     assert.match(await section.innerText(), /Authorization URL/);
     assert.match(await section.innerText(), new RegExp(`${provider.issuer}/auth`));
     assert.equal(await section.locator('input[data-name="clientId"]').inputValue(), DOCS_CLIENT);
@@ -107,7 +89,7 @@ describe('/docs Authorize with the identity provider in Chromium', () => {
     await page.screenshot({ path: join(SCREENSHOTS, 'docs-authorize-dialog.png') });
 
     const [popup] = await Promise.all([
-      context.waitForEvent('page', { timeout: TIMEOUT_MS }),
+      context.waitForEvent('page', { timeout: RENDER_TIMEOUT_MS }),
       section.locator('button.authorize').click(),
     ]);
     await popup.waitForLoadState('load');
@@ -116,12 +98,12 @@ describe('/docs Authorize with the identity provider in Chromium', () => {
     await popup.locator('input[name="password"]').fill(USER.password);
     await popup.screenshot({ path: join(SCREENSHOTS, 'docs-provider-sign-in.png') });
     await Promise.all([
-      popup.waitForEvent('close', { timeout: TIMEOUT_MS }),
+      popup.waitForEvent('close', { timeout: RENDER_TIMEOUT_MS }),
       popup.getByRole('button', { name: 'Sign in' }).click(),
     ]);
 
     // Signed in: the section offers Logout; the code was redeemed from the page with its PKCE verifier.
-    await section.locator('h6', { hasText: 'Authorized' }).waitFor({ timeout: TIMEOUT_MS });
+    await section.locator('h6', { hasText: 'Authorized' }).waitFor({ timeout: RENDER_TIMEOUT_MS });
     assert.equal(await section.locator('button.authorize').innerText(), 'Logout');
     await page.screenshot({ path: join(SCREENSHOTS, 'docs-authorized.png') });
     assert.ok(providerRequests.includes('POST /token'), providerRequests.join(', '));
@@ -140,12 +122,7 @@ describe('/docs Authorize with the identity provider in Chromium', () => {
     const claims = decodeJwt(authorization.slice('Bearer '.length));
     assert.equal(claims.iss, provider.issuer);
     assert.equal(claims.sub, USER.login);
-    const status = listBooks
-      .locator('.live-responses-table .response-col_status')
-      .filter({ hasText: /^\s*\d{3}/ })
-      .first();
-    await status.waitFor({ timeout: TIMEOUT_MS });
-    assert.equal((await status.innerText()).trim(), '200');
+    assert.equal(await answeredStatus(listBooks), '200');
     const body = await listBooks.locator('.live-responses-table .response-col_description pre').first().innerText();
     assert.equal(JSON.parse(body).user, USER.login);
     await page.screenshot({ path: join(SCREENSHOTS, 'docs-try-it-out-with-provider-token.png'), fullPage: false });

@@ -10,8 +10,8 @@ import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { chromium } from 'playwright-core';
-import { CHROMIUM_ARGS, CHROMIUM_PATH, ensureProductionBuild } from '../e2e/harness';
+import { launchChromium } from '@books/test-browser';
+import { ensureProductionBuild } from '../e2e/harness';
 import { startStandIn, type StandIn } from '../kube-stand-in/index';
 import { startPortalServer, type PortalServer } from '../kube-stand-in/portal-server';
 
@@ -151,13 +151,7 @@ interface PageProbe {
 }
 
 async function probePage(portal: PortalServer, views: number): Promise<PageProbe> {
-  const profile = mkdtempSync(join(tmpdir(), 'portal-bench-profile-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM_PATH,
-    args: CHROMIUM_ARGS,
-    headless: true,
-    viewport: { width: 1280, height: 900 },
-  });
+  const { context, close } = await launchChromium('portal-bench');
   try {
     const samples: number[] = [];
     let rows = 0;
@@ -175,8 +169,7 @@ async function probePage(portal: PortalServer, views: number): Promise<PageProbe
     }
     return { domContentLoadedMs: percentile(samples, 50), rows: rows - 1 };
   } finally {
-    await context.close();
-    rmSync(profile, { recursive: true, force: true });
+    await close();
   }
 }
 

@@ -5,27 +5,16 @@
  * own environment to startPortal().
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { launchChromium } from '@books/test-browser';
+import type { BrowserContext, Page } from 'playwright-core';
 import { startPortalServer, type PortalServer } from '../kube-stand-in/portal-server';
 
 export const PORTAL_DIR = fileURLToPath(new URL('..', import.meta.url));
 export const ARTIFACTS_DIR = join(PORTAL_DIR, 'e2e', 'artifacts');
 const NEXT_BIN = fileURLToPath(new URL('../../../node_modules/next/dist/bin/next', import.meta.url));
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-export const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-];
 
 function newestMtime(path: string): number {
   const stat = statSync(path);
@@ -73,13 +62,7 @@ export interface BrowserSession {
 
 /** Debian's Chromium with a fresh, throw-away profile. */
 export async function launchBrowser(): Promise<BrowserSession> {
-  const profile = mkdtempSync(join(tmpdir(), 'portal-e2e-profile-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM_PATH,
-    args: CHROMIUM_ARGS,
-    headless: true,
-    viewport: { width: 1280, height: 900 },
-  });
+  const { context, close } = await launchChromium('portal-e2e');
   const errors: string[] = [];
   const watch = (page: Page) => {
     page.on('console', (message) => {
@@ -97,10 +80,7 @@ export async function launchBrowser(): Promise<BrowserSession> {
       if (viewport) await page.setViewportSize(viewport);
       return page;
     },
-    async close() {
-      await context.close();
-      rmSync(profile, { recursive: true, force: true });
-    },
+    close,
   };
 }
 

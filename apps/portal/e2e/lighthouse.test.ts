@@ -12,14 +12,8 @@ import { after, before, describe, it } from 'node:test';
 import { launch, type LaunchedChrome } from 'chrome-launcher';
 import lighthouse, { type Flags } from 'lighthouse';
 import puppeteer, { type Browser } from 'puppeteer-core';
-import {
-  ARTIFACTS_DIR,
-  CHROMIUM_ARGS,
-  CHROMIUM_PATH,
-  ensureProductionBuild,
-  startPortal,
-  type RunningPortal,
-} from './harness';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '@books/test-browser';
+import { ARTIFACTS_DIR, ensureProductionBuild, startPortal, type RunningPortal } from './harness';
 import { EVERY_PAGE } from './pages';
 
 const NOT_FOUND_PAGE = '/no-such-page';
