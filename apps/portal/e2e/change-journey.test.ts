@@ -5,24 +5,30 @@
  * Populated pages are checked with axe-core too.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { startStandIn, type StandIn } from '../kube-stand-in/index';
-import { startPortalServer, type PortalServer } from '../kube-stand-in/portal-server';
+import type { StandIn } from '../kube-stand-in/index';
+import type { PortalServer } from '../kube-stand-in/portal-server';
+import { startTestCluster } from '../test/kubernetes-harness';
 import { seriousAccessibilityViolations } from './axe';
-import { launchBrowser, screenshot as saveScreenshot, waitForStreamedContent, type BrowserSession } from './harness';
+import {
+  callPlatform,
+  requestAccount,
+  screenshot as saveScreenshot,
+  startClusterJourney,
+  until,
+  waitForStreamedContent,
+  type BrowserSession,
+  type ClusterJourney,
+} from './harness';
 
 const TIMING = { syncedDelayMs: 100, readyDelayMs: 500, deleteDelayMs: 500, retryDelayMs: 1000 };
-const SETTLE_TIMEOUT_MS = 30_000;
 const NAME = 'stchangejourney';
 
+let journey: ClusterJourney | undefined;
 let standIn: StandIn;
 let portal: PortalServer;
 let browser: BrowserSession;
-let directory: string;
 
 const screenshot = (page: Page, name: string) => saveScreenshot(page, `change/${name}`);
 const stored = () => standIn.accounts().find((account) => account.metadata.name === NAME);
@@ -32,23 +38,7 @@ interface Item {
   resourceVersion: string;
 }
 
-async function api<T>(path: string, init: RequestInit = {}): Promise<{ status: number; body: T }> {
-  const response = await fetch(`${portal.url}/api/platform${path}`, {
-    ...init,
-    headers: { 'content-type': 'application/json', ...init.headers },
-  });
-  return { status: response.status, body: (await response.json()) as T };
-}
-
-async function until<T>(check: () => Promise<T | undefined>, what: string): Promise<T> {
-  const deadline = Date.now() + SETTLE_TIMEOUT_MS;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    assert.ok(Date.now() < deadline, `timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+const api = <T>(path: string, init?: RequestInit) => callPlatform<T>(portal, path, init);
 
 async function assertAccessible(page: Page, what: string): Promise<void> {
   // A button that has just become enabled fades from grey to its colour (MUI's 250 ms
@@ -58,23 +48,9 @@ async function assertAccessible(page: Page, what: string): Promise<void> {
 }
 
 before(async () => {
-  standIn = await startStandIn({ timing: TIMING });
-  directory = mkdtempSync(join(tmpdir(), 'portal-change-journey-'));
-  const kubeconfigPath = join(directory, 'kubeconfig');
-  standIn.writeKubeconfig(kubeconfigPath);
-  portal = await startPortalServer({ kubeconfigPath, env: { PORTAL_AUTH: 'none' } });
-  browser = await launchBrowser();
-  const created = await api('/resources', {
-    method: 'POST',
-    body: JSON.stringify({
-      name: NAME,
-      application: 'journey',
-      environment: 'dev',
-      resourceGroup: 'rg-books-dev',
-      location: 'westeurope',
-      accessTier: 'Hot',
-    }),
-  });
+  journey = await startClusterJourney(await startTestCluster({ timing: TIMING }));
+  ({ standIn, portal, browser } = journey);
+  const created = await requestAccount(portal, NAME, { accessTier: 'Hot' });
   assert.equal(created.status, 201);
   await until(async () => {
     const { body } = await api<{ item: Item }>(`/resources?name=${NAME}`);
@@ -82,12 +58,7 @@ before(async () => {
   }, 'the account to become Ready');
 });
 
-after(async () => {
-  await browser?.close();
-  await portal?.stop();
-  await standIn?.close();
-  if (directory) rmSync(directory, { recursive: true, force: true });
-});
+after(() => journey?.close());
 
 describe('changing and resyncing an account, in a browser', () => {
   it('shows the diff and a dry run, refuses a stale change with 409, then applies it on the latest version', async () => {

@@ -1,8 +1,8 @@
 /**
  * Reusable pieces for the portal's browser journeys: build if needed, start the production
  * server on a free port, launch Debian's Chromium with a fresh profile, fail on console errors,
- * and keep screenshots. Journeys against other backends (a Kubernetes stand-in) pass their
- * own environment to startPortal().
+ * and keep screenshots. Journeys on a Kubernetes stand-in start their world with
+ * startClusterJourney(), call the platform API with callPlatform() and wait with until().
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
@@ -10,7 +10,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { launchChromium } from '@books/test-browser';
 import type { BrowserContext, Page } from 'playwright-core';
+import type { StandIn } from '../kube-stand-in/index';
 import { startPortalServer, type PortalServer } from '../kube-stand-in/portal-server';
+import { eventually, type TestCluster } from '../test/kubernetes-harness';
 
 export const PORTAL_DIR = fileURLToPath(new URL('..', import.meta.url));
 export const ARTIFACTS_DIR = join(PORTAL_DIR, 'e2e', 'artifacts');
@@ -113,4 +115,85 @@ export async function docsScreenshot(page: Page, name: string): Promise<void> {
 export async function waitForStreamedContent(page: Page): Promise<void> {
   await page.waitForLoadState('load');
   await page.waitForFunction(() => document.querySelector('div[hidden][id^="S:"]') === null);
+}
+
+/** How long a journey waits for the stand-in's reconciliation and the portal's caches to catch up. */
+export const SETTLE_TIMEOUT_MS = 30_000;
+
+/** Polls `check` until it answers a value, for at most SETTLE_TIMEOUT_MS; fails naming `what` and the last error. */
+export function until<T>(check: () => Promise<T | undefined>, what: string): Promise<T> {
+  return eventually(check, what, SETTLE_TIMEOUT_MS, 200);
+}
+
+/** A call to a portal's platform API (/api/platform...) with a JSON body, as the pages' scripts make it. */
+export async function callPlatform<T>(
+  portal: { url: string },
+  path: string,
+  init: RequestInit = {},
+): Promise<{ status: number; body: T }> {
+  const response = await fetch(`${portal.url}/api/platform${path}`, {
+    ...init,
+    headers: { 'content-type': 'application/json', ...init.headers },
+  });
+  return { status: response.status, body: (await response.json()) as T };
+}
+
+export interface ClusterJourney {
+  cluster: TestCluster;
+  standIn: StandIn;
+  portal: PortalServer;
+  browser: BrowserSession;
+  /** Closes the browser, stops the portal and disposes of the cluster. */
+  close(): Promise<void>;
+}
+
+/**
+ * A journey's world: the production portal on `cluster` (without sign-in unless `env` sets
+ * PORTAL_AUTH; sign-in has journeys of its own) and Chromium. The journey owns the cluster from
+ * here: close() disposes of it, and so does a failure to start.
+ */
+export async function startClusterJourney(
+  cluster: TestCluster,
+  env: Record<string, string> = {},
+): Promise<ClusterJourney> {
+  let portal: PortalServer | undefined;
+  try {
+    portal = await startPortalServer({ kubeconfigPath: cluster.kubeconfigPath, env: { PORTAL_AUTH: 'none', ...env } });
+    const browser = await launchBrowser();
+    const started = portal;
+    return {
+      cluster,
+      standIn: cluster.standIn,
+      portal,
+      browser,
+      async close() {
+        await browser.close();
+        await started.stop();
+        await cluster.dispose();
+      },
+    };
+  } catch (error) {
+    await portal?.stop();
+    await cluster.dispose();
+    throw error;
+  }
+}
+
+/** Asks the portal for a storage account of the `journey` application in rg-books-dev, as the workflow would. */
+export function requestAccount(
+  portal: { url: string },
+  name: string,
+  settings: Record<string, unknown> = {},
+): Promise<{ status: number; body: unknown }> {
+  return callPlatform(portal, '/resources', {
+    method: 'POST',
+    body: JSON.stringify({
+      name,
+      application: 'journey',
+      environment: 'dev',
+      resourceGroup: 'rg-books-dev',
+      location: 'westeurope',
+      ...settings,
+    }),
+  });
 }

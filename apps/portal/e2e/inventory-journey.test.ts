@@ -5,39 +5,35 @@
  * Run: npm run portal:build && node --import tsx --test e2e/inventory-journey.test.ts
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { startStandIn, type StandIn } from '../kube-stand-in/index';
-import { startPortalServer, type PortalServer } from '../kube-stand-in/portal-server';
+import type { StandIn } from '../kube-stand-in/index';
+import type { PortalServer } from '../kube-stand-in/portal-server';
+import { startTestCluster } from '../test/kubernetes-harness';
 import { seriousAccessibilityViolations } from './axe';
-import { launchBrowser, screenshot, waitForStreamedContent, type BrowserSession } from './harness';
+import {
+  screenshot,
+  startClusterJourney,
+  waitForStreamedContent,
+  type BrowserSession,
+  type ClusterJourney,
+} from './harness';
 
 const ACCOUNTS = 230;
 
+let journey: ClusterJourney | undefined;
 let standIn: StandIn;
 let portal: PortalServer;
 let browser: BrowserSession;
-let directory: string;
 
 before(async () => {
-  standIn = await startStandIn();
-  standIn.fillAccounts(ACCOUNTS, 'stpage');
-  directory = mkdtempSync(join(tmpdir(), 'portal-inventory-'));
-  const kubeconfigPath = join(directory, 'kubeconfig');
-  standIn.writeKubeconfig(kubeconfigPath);
-  portal = await startPortalServer({ kubeconfigPath, env: { PORTAL_AUTH: 'none' } });
-  browser = await launchBrowser();
+  const cluster = await startTestCluster();
+  cluster.standIn.fillAccounts(ACCOUNTS, 'stpage');
+  journey = await startClusterJourney(cluster);
+  ({ standIn, portal, browser } = journey);
 });
 
-after(async () => {
-  await browser?.close();
-  await portal?.stop();
-  await standIn?.close();
-  if (directory) rmSync(directory, { recursive: true, force: true });
-});
+after(() => journey?.close());
 
 async function assertAccessible(page: Page, what: string): Promise<void> {
   assert.deepEqual(await seriousAccessibilityViolations(page), [], `serious accessibility problems on ${what}`);

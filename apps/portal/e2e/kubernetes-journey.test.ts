@@ -5,29 +5,28 @@
  * Run: npm run portal:build && node --import tsx --test e2e/kubernetes-journey.test.ts
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
-import { startStandIn, type StandIn } from '../kube-stand-in/index';
-import { startPortalServer, type PortalServer } from '../kube-stand-in/portal-server';
+import type { StandIn } from '../kube-stand-in/index';
+import type { PortalServer } from '../kube-stand-in/portal-server';
+import { startTestCluster } from '../test/kubernetes-harness';
 import {
   docsScreenshot,
-  launchBrowser,
   screenshot as saveScreenshot,
+  SETTLE_TIMEOUT_MS,
+  startClusterJourney,
   waitForStreamedContent,
   type BrowserSession,
+  type ClusterJourney,
 } from './harness';
 
 // Long enough to see Provisioning and Deleting in the pages (which refresh every few seconds).
 const TIMING = { syncedDelayMs: 100, readyDelayMs: 2500, deleteDelayMs: 2500, retryDelayMs: 1000 };
-const SETTLE_TIMEOUT_MS = 30_000;
 
+let journey: ClusterJourney | undefined;
 let standIn: StandIn;
 let portal: PortalServer;
 let browser: BrowserSession;
-let directory: string;
 
 function newPage(): Promise<Page> {
   return browser.newPage({ width: 1280, height: 900 });
@@ -64,21 +63,12 @@ function tabTo(page: Page, target: Locator): Promise<void> {
 }
 
 before(async () => {
-  standIn = await startStandIn({ timing: TIMING });
-  directory = mkdtempSync(join(tmpdir(), 'portal-journey-'));
-  const kubeconfigPath = join(directory, 'kubeconfig');
-  standIn.writeKubeconfig(kubeconfigPath);
   // Sign-in has its own journey (identity-journey.test.ts); this one is about the cluster.
-  portal = await startPortalServer({ kubeconfigPath, env: { PORTAL_AUTH: 'none' } });
-  browser = await launchBrowser();
+  journey = await startClusterJourney(await startTestCluster({ timing: TIMING }));
+  ({ standIn, portal, browser } = journey);
 });
 
-after(async () => {
-  await browser?.close();
-  await portal?.stop();
-  await standIn?.close();
-  if (directory) rmSync(directory, { recursive: true, force: true });
-});
+after(() => journey?.close());
 
 describe('portal on a Kubernetes cluster, in a browser', () => {
   it('creates a storage account from the workflow, shows it Ready with conditions and events, and deletes it', async () => {

@@ -7,24 +7,21 @@
  * Run: npm run portal:build && node --import tsx --test e2e/ledger-replicas.test.ts
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startPostgres, type TestPostgres } from '@books/test-postgres';
-import { startStandIn, type StandIn } from '../kube-stand-in/index';
+import type { StandIn } from '../kube-stand-in/index';
 import { startPortalServer, type PortalServer } from '../kube-stand-in/portal-server';
+import { startTestCluster, type TestCluster } from '../test/kubernetes-harness';
+import { callPlatform as call, requestAccount, until } from './harness';
 import { kubectlFor, stripPortalAnnotations, type Kubectl } from './kubectl';
 
 const TIMING = { syncedDelayMs: 50, readyDelayMs: 300, deleteDelayMs: 300, retryDelayMs: 500 };
-const SETTLE_TIMEOUT_MS = 30_000;
 const NAME = 'stledgerpair';
 
+let cluster: TestCluster;
 let standIn: StandIn;
 let postgres: TestPostgres;
 let databaseUrl: string;
-let kubeconfigPath: string;
-let directory: string;
 let kubectl: Kubectl;
 const replicas: { a?: PortalServer; b?: PortalServer } = {};
 
@@ -44,7 +41,10 @@ interface HistoryEntry {
 }
 
 function startReplica(): Promise<PortalServer> {
-  return startPortalServer({ kubeconfigPath, env: { PORTAL_AUTH: 'none', PORTAL_DATABASE_URL: databaseUrl } });
+  return startPortalServer({
+    kubeconfigPath: cluster.kubeconfigPath,
+    env: { PORTAL_AUTH: 'none', PORTAL_DATABASE_URL: databaseUrl },
+  });
 }
 
 function replica(which: 'a' | 'b'): PortalServer {
@@ -53,27 +53,9 @@ function replica(which: 'a' | 'b'): PortalServer {
   return portal;
 }
 
-async function call<T>(portal: PortalServer, path: string, init: RequestInit = {}) {
-  const response = await fetch(`${portal.url}/api/platform${path}`, {
-    ...init,
-    headers: { 'content-type': 'application/json', ...init.headers },
-  });
-  return { status: response.status, body: (await response.json()) as T };
-}
-
 const item = async (portal: PortalServer) => (await call<{ item: Item }>(portal, `/resources?name=${NAME}`)).body.item;
 const history = async (portal: PortalServer) =>
   (await call<{ items: HistoryEntry[] }>(portal, `/resources/history?name=${NAME}`)).body.items;
-
-async function until<T>(check: () => Promise<T | undefined>, what: string): Promise<T> {
-  const deadline = Date.now() + SETTLE_TIMEOUT_MS;
-  for (;;) {
-    const value = await check().catch(() => undefined);
-    if (value !== undefined) return value;
-    assert.ok(Date.now() < deadline, `timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
 
 /** Waits until this replica classifies the account so. */
 function reads(portal: PortalServer, code: string, fields: string[] = []): Promise<Item> {
@@ -90,37 +72,24 @@ function reads(portal: PortalServer, code: string, fields: string[] = []): Promi
 }
 
 before(async () => {
-  [standIn, postgres] = await Promise.all([startStandIn({ timing: TIMING }), startPostgres()]);
+  [cluster, postgres] = await Promise.all([startTestCluster({ timing: TIMING }), startPostgres()]);
+  standIn = cluster.standIn;
   databaseUrl = await postgres.createDatabase('portal_ledger_replicas');
-  directory = mkdtempSync(join(tmpdir(), 'portal-ledger-replicas-'));
-  kubeconfigPath = join(directory, 'kubeconfig');
-  standIn.writeKubeconfig(kubeconfigPath);
-  kubectl = kubectlFor(kubeconfigPath, directory);
+  kubectl = kubectlFor(cluster.kubeconfigPath, cluster.directory);
   [replicas.a, replicas.b] = await Promise.all([startReplica(), startReplica()]);
 });
 
 after(async () => {
   await Promise.all([replicas.a?.stop(), replicas.b?.stop()]);
-  await standIn?.close();
+  await cluster?.dispose();
   await postgres?.stop();
-  if (directory) rmSync(directory, { recursive: true, force: true });
 });
 
 describe('the intent ledger across replicas and restarts', () => {
   it('shows what one replica recorded to the other at its next request', async () => {
     const a = replica('a');
     const b = replica('b');
-    const created = await call(a, '/resources', {
-      method: 'POST',
-      body: JSON.stringify({
-        name: NAME,
-        application: 'ledger',
-        environment: 'dev',
-        resourceGroup: 'rg-books-dev',
-        location: 'westeurope',
-        accessTier: 'Hot',
-      }),
-    });
+    const created = await requestAccount(a, NAME, { application: 'ledger', accessTier: 'Hot' });
     assert.equal(created.status, 201);
     // Recorded before the cluster call and settled after it: the other replica reads it at once.
     assert.deepEqual(

@@ -9,27 +9,33 @@
  * Run: npm run portal:build && node --import tsx --test e2e/remediation-journey.test.ts
  */
 import assert from 'node:assert/strict';
-import { request as httpsRequest } from 'node:https';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startPostgres, type TestPostgres } from '@books/test-postgres';
 import type { Locator, Page } from 'playwright-core';
-import { startStandIn, type StandIn } from '../kube-stand-in/index';
-import { startPortalServer, type PortalServer } from '../kube-stand-in/portal-server';
+import { armClientEnvironment, type StandIn } from '../kube-stand-in/index';
+import type { PortalServer } from '../kube-stand-in/portal-server';
+import { startTestCluster } from '../test/kubernetes-harness';
+import { armAccountRequest } from '../test/stand-in-client';
 import { seriousAccessibilityViolations } from './axe';
-import { launchBrowser, screenshot as saveScreenshot, waitForStreamedContent, type BrowserSession } from './harness';
+import {
+  callPlatform,
+  requestAccount,
+  screenshot as saveScreenshot,
+  startClusterJourney,
+  until,
+  waitForStreamedContent,
+  type BrowserSession,
+  type ClusterJourney,
+} from './harness';
 import { kubectlFor, stripPortalAnnotations, type Kubectl } from './kubectl';
 
 const TIMING = { syncedDelayMs: 100, readyDelayMs: 500, deleteDelayMs: 500, retryDelayMs: 1000 };
-const SETTLE_TIMEOUT_MS = 30_000;
 
+let journey: ClusterJourney | undefined;
 let standIn: StandIn;
 let postgres: TestPostgres;
 let portal: PortalServer;
 let browser: BrowserSession;
-let directory: string;
 let kubectl: Kubectl;
 
 interface Classification {
@@ -55,31 +61,7 @@ interface HistoryEntry {
 
 const screenshot = (page: Page, name: string) => saveScreenshot(page, `remediation/${name}`);
 
-async function api<T>(path: string, init: RequestInit = {}): Promise<{ status: number; body: T }> {
-  const response = await fetch(`${portal.url}/api/platform${path}`, {
-    ...init,
-    headers: { 'content-type': 'application/json', ...init.headers },
-  });
-  return { status: response.status, body: (await response.json()) as T };
-}
-
-async function until<T>(check: () => Promise<T | undefined>, what: string): Promise<T> {
-  const deadline = Date.now() + SETTLE_TIMEOUT_MS;
-  let last: unknown;
-  for (;;) {
-    try {
-      const value = await check();
-      if (value !== undefined) return value;
-    } catch (error) {
-      last = error;
-    }
-    assert.ok(
-      Date.now() < deadline,
-      `timed out waiting for ${what}${last instanceof Error ? `: ${last.message}` : ''}`,
-    );
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
+const api = <T>(path: string, init?: RequestInit) => callPlatform<T>(portal, path, init);
 
 async function item(name: string): Promise<Item | undefined> {
   const { status, body } = await api<{ item: Item }>(`/resources?name=${name}`);
@@ -104,43 +86,24 @@ async function history(name: string): Promise<HistoryEntry[]> {
 }
 
 async function createThroughPortal(name: string): Promise<Item> {
-  const created = await api('/resources', {
-    method: 'POST',
-    body: JSON.stringify({
-      name,
-      application: 'journey',
-      environment: 'dev',
-      resourceGroup: 'rg-books-dev',
-      location: 'westeurope',
-      accessTier: 'Hot',
-    }),
-  });
+  const created = await requestAccount(portal, name, { accessTier: 'Hot' });
   assert.equal(created.status, 201);
   return classified(name, 'in_sync');
 }
 
-/** A call to the ARM stand-in, as anything editing Azure outside Crossplane would make it. */
-function arm(method: string, path: string, body?: unknown): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const call = httpsRequest(
-      `${standIn.arm.url}/subscriptions/${standIn.arm.subscriptionId}${path}?api-version=2023-05-01`,
-      {
-        method,
-        ca: standIn.certificateAuthority,
-        headers: { authorization: `Bearer ${standIn.arm.token}`, 'content-type': 'application/json' },
-      },
-      (response) => {
-        response.resume();
-        response.on('end', () => resolve(response.statusCode ?? 0));
-      },
-    );
-    call.on('error', reject);
-    call.end(body === undefined ? undefined : JSON.stringify(body));
-  });
+/** Writes to the account in Azure through ARM, as anything editing Azure outside Crossplane would. */
+async function armWrite(method: 'PUT' | 'PATCH', group: string, name: string, body: unknown): Promise<void> {
+  assert.equal(await armAccountRequest(standIn, method, group, name, body), 200);
 }
 
-const armAccount = (group: string, name: string) =>
-  `/resourceGroups/${group}/providers/Microsoft.Storage/storageAccounts/${name}`;
+/** Creates the cluster object with kubectl behind the portal's back, and waits until the portal sees it. */
+async function kubectlCreate(name: string, spec: Record<string, unknown>): Promise<void> {
+  await kubectl(
+    ['create', '-f', '-'],
+    JSON.stringify({ apiVersion: 'storage.azure.upbound.io/v1beta1', kind: 'Account', metadata: { name }, spec }),
+  );
+  await until(async () => ((await item(name))?.source === 'cluster' ? true : undefined), 'the portal to see it');
+}
 
 function forProvider(name: string): Record<string, unknown> {
   const account = standIn.accounts().find((a) => a.metadata.name === name);
@@ -169,6 +132,29 @@ async function reloadUntil(page: Page, code: string): Promise<void> {
   }, `the page to show ${code}`);
 }
 
+/** Clicks Apply in a review and waits for the page to say the remediation was accepted. */
+async function apply(page: Page, dialog: Locator, button: string): Promise<void> {
+  await dialog.getByRole('button', { name: 'Apply' }).click();
+  await page
+    .getByRole('status')
+    .filter({ hasText: `${button}: accepted` })
+    .waitFor();
+}
+
+/** Clicks Apply in a review that no longer holds, and answers the dialog's alert once it says `why`. */
+async function applyRefused(dialog: Locator, why: RegExp): Promise<Locator> {
+  await dialog.getByRole('button', { name: 'Apply' }).click();
+  const alert = dialog.getByRole('alert');
+  await alert.getByText(why).waitFor();
+  return alert;
+}
+
+/** Leaves a review refused as stale: the dialog closes on the latest version of the account. */
+async function loadLatest(dialog: Locator): Promise<void> {
+  await dialog.getByRole('button', { name: 'Load the latest version' }).click();
+  await dialog.waitFor({ state: 'detached' });
+}
+
 /** Opens a remediation's review: the server's dry run answers, and the dialog lists what it changes. */
 async function review(page: Page, button: string, name: string): Promise<{ dialog: Locator; changes: string[] }> {
   await page.getByRole('button', { name: button, exact: true }).click();
@@ -195,37 +181,27 @@ async function assertAccessible(page: Page, what: string): Promise<void> {
 }
 
 before(async () => {
-  [standIn, postgres] = await Promise.all([startStandIn({ timing: TIMING }), startPostgres()]);
-  const databaseUrl = await postgres.createDatabase('portal_remediation_journey');
-  directory = mkdtempSync(join(tmpdir(), 'portal-remediation-journey-'));
-  const kubeconfigPath = join(directory, 'kubeconfig');
-  standIn.writeKubeconfig(kubeconfigPath);
-  const caPath = join(directory, 'ca.crt');
-  writeFileSync(caPath, standIn.certificateAuthority);
-  kubectl = kubectlFor(kubeconfigPath, directory);
-  portal = await startPortalServer({
-    kubeconfigPath,
-    env: {
-      // No sign-in: every request is an admin, who may take every remediation (roles have route tests).
-      PORTAL_AUTH: 'none',
-      PORTAL_DATABASE_URL: databaseUrl,
-      PORTAL_AZURE_SUBSCRIPTION_ID: standIn.arm.subscriptionId,
-      PORTAL_AZURE_ARM_ENDPOINT: standIn.arm.url,
-      PORTAL_OBSERVATION_TTL_SECONDS: '1',
-      IDENTITY_ENDPOINT: standIn.arm.identityEndpoint,
-      IDENTITY_HEADER: standIn.arm.identityHeader,
-      NODE_EXTRA_CA_CERTS: caPath,
-    },
+  const [cluster, databaseUrl] = await Promise.all([
+    startTestCluster({ timing: TIMING }),
+    startPostgres().then((server) => {
+      postgres = server;
+      return server.createDatabase('portal_remediation_journey');
+    }),
+  ]);
+  // No sign-in (the journey's default): every request is an admin, who may take every remediation
+  // (roles have route tests).
+  journey = await startClusterJourney(cluster, {
+    PORTAL_DATABASE_URL: databaseUrl,
+    PORTAL_OBSERVATION_TTL_SECONDS: '1',
+    ...armClientEnvironment(cluster.standIn, cluster.caPath),
   });
-  browser = await launchBrowser();
+  ({ standIn, portal, browser } = journey);
+  kubectl = kubectlFor(cluster.kubeconfigPath, cluster.directory);
 });
 
 after(async () => {
-  await browser?.close();
-  await portal?.stop();
-  await standIn?.close();
+  await journey?.close();
   await postgres?.stop();
-  if (directory) rmSync(directory, { recursive: true, force: true });
 });
 
 describe('classification and remediation, in a browser', () => {
@@ -249,27 +225,16 @@ describe('classification and remediation, in a browser', () => {
 
     // Someone else recreates it with kubectl between the review and the apply: the portal refuses.
     // (Orphan, so that deleting it again below leaves the Azure account alone.)
-    await kubectl(
-      ['create', '-f', '-'],
-      JSON.stringify({
-        apiVersion: 'storage.azure.upbound.io/v1beta1',
-        kind: 'Account',
-        metadata: { name },
-        spec: {
-          deletionPolicy: 'Orphan',
-          forProvider: {
-            location: 'westeurope',
-            resourceGroupName: 'rg-books-dev',
-            accountTier: 'Standard',
-            accountReplicationType: 'LRS',
-          },
-        },
-      }),
-    );
-    await until(async () => ((await item(name))?.source === 'cluster' ? true : undefined), 'the portal to see it');
-    await dialog.getByRole('button', { name: 'Apply' }).click();
-    const conflict = dialog.getByRole('alert');
-    await conflict.getByText(/cluster object exists/).waitFor();
+    await kubectlCreate(name, {
+      deletionPolicy: 'Orphan',
+      forProvider: {
+        location: 'westeurope',
+        resourceGroupName: 'rg-books-dev',
+        accountTier: 'Standard',
+        accountReplicationType: 'LRS',
+      },
+    });
+    const conflict = await applyRefused(dialog, /cluster object exists/);
     assert.match(await conflict.innerText(), /^Not applied: /);
     await screenshot(page, '02-recreate-conflict');
     await dialog.getByRole('button', { name: 'Cancel' }).click();
@@ -280,8 +245,7 @@ describe('classification and remediation, in a browser', () => {
     await classified(name, 'not_in_cluster');
     await reloadUntil(page, 'not_in_cluster');
     const again = await review(page, 'Recreate in the cluster', name);
-    await again.dialog.getByRole('button', { name: 'Apply' }).click();
-    await page.getByRole('status').filter({ hasText: 'Recreate in the cluster: accepted' }).waitFor();
+    await apply(page, again.dialog, 'Recreate in the cluster');
     const back = standIn.accounts().find((a) => a.metadata.name === name);
     assert.equal(back?.metadata.annotations?.['crossplane.io/external-name'], name);
     await classified(name, 'in_sync');
@@ -322,19 +286,13 @@ describe('classification and remediation, in a browser', () => {
 
     // A kubectl edit after the review makes the page's version stale: 409, nothing overwritten.
     await kubectl(['annotate', 'account', name, 'example.com/reviewed-by=platform-team']);
-    await dialog.getByRole('button', { name: 'Apply' }).click();
-    await dialog
-      .getByRole('alert')
-      .getByText(/changed by someone else/)
-      .waitFor();
+    await applyRefused(dialog, /changed by someone else/);
     assert.equal(forProvider(name)['minTlsVersion'], 'TLS1_0');
     await screenshot(page, '05-restore-conflict');
-    await dialog.getByRole('button', { name: 'Load the latest version' }).click();
-    await dialog.waitFor({ state: 'detached' });
+    await loadLatest(dialog);
 
     const latest = await review(page, 'Restore intent', name);
-    await latest.dialog.getByRole('button', { name: 'Apply' }).click();
-    await page.getByRole('status').filter({ hasText: 'Restore intent: accepted' }).waitFor();
+    await apply(page, latest.dialog, 'Restore intent');
     assert.equal(forProvider(name)['minTlsVersion'], 'TLS1_2');
     await classified(name, 'in_sync');
     await reloadUntil(page, 'in_sync');
@@ -348,10 +306,7 @@ describe('classification and remediation, in a browser', () => {
   it('accept-cloud: an edit through ARM reads drifted, and the review records Azure’s value as intent', async () => {
     const name = 'stjrnazure';
     await createThroughPortal(name);
-    assert.equal(
-      await arm('PATCH', armAccount('rg-books-dev', name), { properties: { minimumTlsVersion: 'TLS1_1' } }),
-      200,
-    );
+    await armWrite('PATCH', 'rg-books-dev', name, { properties: { minimumTlsVersion: 'TLS1_1' } });
     await classified(name, 'drifted', ['minTlsVersion']);
 
     const page = await openDetail(name);
@@ -373,18 +328,12 @@ describe('classification and remediation, in a browser', () => {
     await screenshot(page, '07-accept-review');
 
     await kubectl(['annotate', 'account', name, 'example.com/reviewed-by=platform-team']);
-    await dialog.getByRole('button', { name: 'Apply' }).click();
-    await dialog
-      .getByRole('alert')
-      .getByText(/changed by someone else/)
-      .waitFor();
+    await applyRefused(dialog, /changed by someone else/);
     assert.equal((await history(name))[0]?.action, 'create', 'a refused remediation records no intent');
-    await dialog.getByRole('button', { name: 'Load the latest version' }).click();
-    await dialog.waitFor({ state: 'detached' });
+    await loadLatest(dialog);
 
     const latest = await review(page, 'Accept current values', name);
-    await latest.dialog.getByRole('button', { name: 'Apply' }).click();
-    await page.getByRole('status').filter({ hasText: 'Accept current values: accepted' }).waitFor();
+    await apply(page, latest.dialog, 'Accept current values');
     assert.equal(forProvider(name)['minTlsVersion'], 'TLS1_1', 'the cluster object asks for what Azure holds');
     await classified(name, 'in_sync');
     await reloadUntil(page, 'in_sync');
@@ -404,18 +353,14 @@ describe('classification and remediation, in a browser', () => {
   it('restore-intent on an account edited through ARM puts Azure back through Crossplane', async () => {
     const name = 'stjrnazureback';
     await createThroughPortal(name);
-    assert.equal(
-      await arm('PATCH', armAccount('rg-books-dev', name), { properties: { publicNetworkAccess: 'Enabled' } }),
-      200,
-    );
+    await armWrite('PATCH', 'rg-books-dev', name, { properties: { publicNetworkAccess: 'Enabled' } });
     await classified(name, 'drifted', ['publicNetworkAccess']);
     const page = await openDetail(name);
     const { dialog, changes } = await review(page, 'Restore intent', name);
     // The cluster object already asks for the intent; Crossplane is asked to apply it to Azure again.
     assert.deepEqual(changes, []);
     await dialog.getByText('No setting changes; Crossplane is asked to reconcile.').waitFor();
-    await dialog.getByRole('button', { name: 'Apply' }).click();
-    await page.getByRole('status').filter({ hasText: 'Restore intent: accepted' }).waitFor();
+    await apply(page, dialog, 'Restore intent');
     await until(
       async () => (standIn.azure.get(name)?.properties.publicNetworkAccess === 'Disabled' ? true : undefined),
       'Crossplane to put Azure back',
@@ -441,8 +386,7 @@ describe('classification and remediation, in a browser', () => {
     await verdict(page, 'desired_only').getByText('Not in Azure').waitFor();
     const { dialog, changes } = await review(page, 'Recreate in the cluster', name);
     assert.ok(changes.includes('Minimum TLS version: TLS 1.2'), changes.join('; '));
-    await dialog.getByRole('button', { name: 'Apply' }).click();
-    await page.getByRole('status').filter({ hasText: 'Recreate in the cluster: accepted' }).waitFor();
+    await apply(page, dialog, 'Recreate in the cluster');
     await classified(name, 'in_sync');
     assert.equal(standIn.azure.get(name)?.properties.minimumTlsVersion, 'TLS1_2', 'Crossplane created it in Azure');
     await reloadUntil(page, 'in_sync');
@@ -454,16 +398,7 @@ describe('classification and remediation, in a browser', () => {
     const name = 'stjrnretry';
     standIn.injectFailure(name, 'quota exceeded');
     try {
-      const created = await api('/resources', {
-        method: 'POST',
-        body: JSON.stringify({
-          name,
-          application: 'journey',
-          environment: 'dev',
-          resourceGroup: 'rg-books-dev',
-          location: 'westeurope',
-        }),
-      });
+      const created = await requestAccount(portal, name);
       assert.equal(created.status, 201);
       await classified(name, 'pending');
       const page = await openDetail(name);
@@ -478,23 +413,20 @@ describe('classification and remediation, in a browser', () => {
 
   it('adopt, then manage: a tagged Azure account nobody asked for reads cloud_only and comes under management', async () => {
     const name = 'stjrnfound';
-    assert.equal(
-      await arm('PUT', armAccount('rg-books-prod', name), {
-        location: 'westeurope',
-        kind: 'StorageV2',
-        sku: { name: 'Standard_GRS' },
-        tags: { application: 'billing', environment: 'prod' },
-        properties: { minimumTlsVersion: 'TLS1_2', supportsHttpsTrafficOnly: true, publicNetworkAccess: 'Disabled' },
-      }),
-      200,
-    );
+    await armWrite('PUT', 'rg-books-prod', name, {
+      location: 'westeurope',
+      kind: 'StorageV2',
+      sku: { name: 'Standard_GRS' },
+      tags: { application: 'billing', environment: 'prod' },
+      properties: { minimumTlsVersion: 'TLS1_2', supportsHttpsTrafficOnly: true, publicNetworkAccess: 'Disabled' },
+    });
     const found = await classified(name, 'cloud_only');
     assert.equal(found.source, 'cloud');
     // Untagged, it still looks like the portal's in a resource group the cluster approves; elsewhere
     // it is none of the portal's business: not listed, not shown, not adoptable.
     const untagged = { location: 'westeurope', kind: 'StorageV2', sku: { name: 'Standard_LRS' } };
-    assert.equal(await arm('PUT', armAccount('rg-platform-shared', 'stjrnloose'), untagged), 200);
-    assert.equal(await arm('PUT', armAccount('rg-someone-else', 'stjrnforeign'), untagged), 200);
+    await armWrite('PUT', 'rg-platform-shared', 'stjrnloose', untagged);
+    await armWrite('PUT', 'rg-someone-else', 'stjrnforeign', untagged);
     await classified('stjrnloose', 'cloud_only');
     const listed = await until(async () => {
       const { body } = await api<{ items: Item[] }>('/resources');
@@ -529,24 +461,11 @@ describe('classification and remediation, in a browser', () => {
     await screenshot(page, '10-adopt-review');
 
     // Someone takes it into the cluster with kubectl first: the adoption no longer applies.
-    await kubectl(
-      ['create', '-f', '-'],
-      JSON.stringify({
-        apiVersion: 'storage.azure.upbound.io/v1beta1',
-        kind: 'Account',
-        metadata: { name },
-        spec: {
-          managementPolicies: ['Observe'],
-          forProvider: { location: 'westeurope', resourceGroupName: 'rg-books-prod' },
-        },
-      }),
-    );
-    await until(async () => ((await item(name))?.source === 'cluster' ? true : undefined), 'the portal to see it');
-    await dialog.getByRole('button', { name: 'Apply' }).click();
-    await dialog
-      .getByRole('alert')
-      .getByText(/already known/)
-      .waitFor();
+    await kubectlCreate(name, {
+      managementPolicies: ['Observe'],
+      forProvider: { location: 'westeurope', resourceGroupName: 'rg-books-prod' },
+    });
+    await applyRefused(dialog, /already known/);
     await screenshot(page, '11-adopt-conflict');
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await kubectl(['delete', 'account', name, '--wait=true', '--timeout=60s']);
@@ -555,8 +474,7 @@ describe('classification and remediation, in a browser', () => {
     await reloadUntil(page, 'cloud_only');
 
     const again = await review(page, 'Adopt (observe only)', name);
-    await again.dialog.getByRole('button', { name: 'Apply' }).click();
-    await page.getByRole('status').filter({ hasText: 'Adopt (observe only): accepted' }).waitFor();
+    await apply(page, again.dialog, 'Adopt (observe only)');
     const adopted = standIn.accounts().find((a) => a.metadata.name === name);
     assert.deepEqual(adopted?.spec?.['managementPolicies'], ['Observe']);
     assert.equal(adopted?.metadata.annotations?.['crossplane.io/external-name'], name);
@@ -578,17 +496,11 @@ describe('classification and remediation, in a browser', () => {
     await assertAccessible(page, 'the manage review');
     await screenshot(page, '13-manage-review');
     await kubectl(['annotate', 'account', name, 'example.com/owner=billing']);
-    await manage.dialog.getByRole('button', { name: 'Apply' }).click();
-    await manage.dialog
-      .getByRole('alert')
-      .getByText(/changed by someone else/)
-      .waitFor();
-    await manage.dialog.getByRole('button', { name: 'Load the latest version' }).click();
-    await manage.dialog.waitFor({ state: 'detached' });
+    await applyRefused(manage.dialog, /changed by someone else/);
+    await loadLatest(manage.dialog);
 
     const latest = await review(page, 'Manage fully', name);
-    await latest.dialog.getByRole('button', { name: 'Apply' }).click();
-    await page.getByRole('status').filter({ hasText: 'Manage fully: accepted' }).waitFor();
+    await apply(page, latest.dialog, 'Manage fully');
     const managed = standIn.accounts().find((a) => a.metadata.name === name);
     assert.deepEqual(managed?.spec?.['managementPolicies'], ['*']);
     assert.equal(forProvider(name)['accountReplicationType'], 'GRS');

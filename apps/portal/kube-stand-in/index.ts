@@ -8,5 +8,6 @@ export type { DenyingPolicy, Faults, ForbiddenRule, UnreachableMode } from './fa
 export type { ReconcileTiming } from './crossplane.js';
 export type { KubeObject, Condition } from './types.js';
 export { kubeconfigYaml, writeKubeconfig } from './kubeconfig.js';
+export { armClientEnvironment } from './arm-client-environment.js';
 export type { ArmStandIn, ArmFaults, ArmRequest } from './arm.js';
 export type { ArmStorageAccount, SimulatedAzure } from './azure.js';

@@ -10,6 +10,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { hasProductionBuild, startPortalServer } from './portal-server.js';
+import { armClientEnvironment } from './arm-client-environment.js';
 import { startStandIn } from './server.js';
 
 function port(name: string, fallback: number): number {
@@ -74,12 +75,8 @@ const portal = await startPortalServer({
     PORTAL_AUTH: portalAuth,
     // Cloud observation against the ARM stand-in: the official SDK and DefaultAzureCredential, which
     // takes its token from the stand-in's managed-identity endpoint; Node trusts the stand-in's authority.
-    PORTAL_AZURE_SUBSCRIPTION_ID: standIn.arm.subscriptionId,
-    PORTAL_AZURE_ARM_ENDPOINT: standIn.arm.url,
+    ...armClientEnvironment(standIn, caPath),
     PORTAL_OBSERVATION_TTL_SECONDS: process.env.PORTAL_OBSERVATION_TTL_SECONDS ?? '10',
-    IDENTITY_ENDPOINT: standIn.arm.identityEndpoint,
-    IDENTITY_HEADER: standIn.arm.identityHeader,
-    NODE_EXTRA_CA_CERTS: caPath,
   },
 }).catch(async (error: unknown) => {
   console.error(`[sandbox] ${error instanceof Error ? error.message : String(error)}`);

@@ -7,15 +7,14 @@
  * NODE_EXTRA_CA_CERTS, which it reads at start.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { armClientEnvironment } from '../kube-stand-in/index';
 import { classify } from '../src/lib/platform/classification';
 import type { OwnedSettings } from '../src/lib/platform/owned-settings';
 import { startTestCluster, type TestCluster } from './kubernetes-harness';
+import { armAccountRequest } from './stand-in-client';
 import { STANDARD_INTENT } from './storage-fixtures';
 
 // The first test of a file starts a cluster (and a child process or a database): slow on a busy machine.
@@ -24,8 +23,6 @@ vi.setConfig({ testTimeout: 120_000 });
 const run = promisify(execFile);
 const portalDir = fileURLToPath(new URL('..', import.meta.url));
 let cluster: TestCluster;
-let directory: string;
-let caFile: string;
 
 interface Observed {
   status: string;
@@ -34,17 +31,12 @@ interface Observed {
 }
 
 async function observeOnce(): Promise<Observed> {
-  const { arm } = cluster.standIn;
   // Only what the credential and the observer read: no Azure variables of this machine leak in.
   const env: NodeJS.ProcessEnv = {
     NODE_ENV: 'test',
     PATH: process.env['PATH'] ?? '',
-    HOME: directory,
-    NODE_EXTRA_CA_CERTS: caFile,
-    IDENTITY_ENDPOINT: arm.identityEndpoint,
-    IDENTITY_HEADER: arm.identityHeader,
-    PORTAL_AZURE_SUBSCRIPTION_ID: arm.subscriptionId,
-    PORTAL_AZURE_ARM_ENDPOINT: arm.url,
+    HOME: cluster.directory,
+    ...armClientEnvironment(cluster.standIn, cluster.caPath),
   };
   const { stdout } = await run(process.execPath, ['--import', 'tsx', 'test/fixtures/observe-once.ts'], {
     cwd: portalDir,
@@ -54,39 +46,12 @@ async function observeOnce(): Promise<Observed> {
   return JSON.parse(stdout) as Observed;
 }
 
-async function armCall(method: string, path: string, body: unknown) {
-  const { arm } = cluster.standIn;
-  const { request } = await import('node:https');
-  return new Promise<number>((resolve, reject) => {
-    const call = request(
-      `${arm.url}${path}`,
-      {
-        method,
-        ca: cluster.standIn.certificateAuthority,
-        headers: { authorization: `Bearer ${arm.token}`, 'content-type': 'application/json' },
-      },
-      (response) => {
-        response.resume();
-        response.on('end', () => resolve(response.statusCode ?? 0));
-      },
-    );
-    call.on('error', reject);
-    call.end(JSON.stringify(body));
-  });
-}
-
-const accountPath = (group: string, name: string) =>
-  `/subscriptions/${cluster.standIn.arm.subscriptionId}/resourceGroups/${group}/providers/Microsoft.Storage/storageAccounts/${name}?api-version=2023-05-01`;
-
 const intent = STANDARD_INTENT;
 
 beforeAll(async () => {
   cluster = await startTestCluster({ arm: { pageSize: 2 } });
-  directory = mkdtempSync(join(tmpdir(), 'portal-observe-'));
-  caFile = join(directory, 'ca.crt');
-  writeFileSync(caFile, cluster.standIn.certificateAuthority);
   for (const name of ['stobservea', 'stobserveb', 'stobservec']) {
-    const status = await armCall('PUT', accountPath('rg-books-dev', name), {
+    const status = await armAccountRequest(cluster.standIn, 'PUT', 'rg-books-dev', name, {
       location: 'westeurope',
       kind: 'StorageV2',
       sku: { name: 'Standard_LRS' },
@@ -108,7 +73,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await cluster?.dispose();
-  rmSync(directory, { recursive: true, force: true });
 });
 
 describe('cloud observation through Azure Resource Manager', () => {
@@ -132,15 +96,17 @@ describe('cloud observation through Azure Resource Manager', () => {
   });
 
   it('sees an edit made in Azure, which classifies as drifted naming the fields', async () => {
-    const status = await armCall('PATCH', accountPath('rg-books-dev', 'stobserveb'), {
+    const status = await armAccountRequest(cluster.standIn, 'PATCH', 'rg-books-dev', 'stobserveb', {
       properties: { publicNetworkAccess: 'Enabled', minimumTlsVersion: 'TLS1_0' },
     });
     expect(status).toBe(200);
     const observed = await observeOnce();
     const account = observed.accounts?.['stobserveb']?.settings;
     expect(account).toMatchObject({ publicNetworkAccess: true, minTlsVersion: 'TLS1_0' });
-    const cluster = { spec: intent, busy: false, observeOnly: false };
-    expect(classify({ clusterAvailable: true, intent, cluster, cloud: { status: 'observed', account } })).toEqual({
+    const settled = { spec: intent, busy: false, observeOnly: false };
+    expect(
+      classify({ clusterAvailable: true, intent, cluster: settled, cloud: { status: 'observed', account } }),
+    ).toEqual({
       code: 'drifted',
       fields: ['publicNetworkAccess', 'minTlsVersion'],
     });

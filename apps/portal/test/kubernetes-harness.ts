@@ -1,8 +1,8 @@
 /**
- * Shared helpers for the Kubernetes tests: a stand-in cluster with fast reconciliation, a real
- * kubeconfig file pointing at it, and a way to wait for what reconciliation eventually does.
+ * Shared helpers for the Kubernetes tests and journeys: a stand-in cluster with fast reconciliation,
+ * a real kubeconfig file pointing at it, and a way to wait for what reconciliation eventually does.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startStandIn, type StandIn, type StandInOptions } from '../kube-stand-in/index';
@@ -11,7 +11,11 @@ export const FAST_RECONCILIATION = { syncedDelayMs: 20, readyDelayMs: 150, delet
 
 export interface TestCluster {
   standIn: StandIn;
+  /** A temporary folder of the cluster's own, removed by dispose(). */
+  directory: string;
   kubeconfigPath: string;
+  /** The stand-in's certificate authority as a PEM file (for NODE_EXTRA_CA_CERTS). */
+  caPath: string;
   dispose(): Promise<void>;
 }
 
@@ -20,9 +24,13 @@ export async function startTestCluster(options: StandInOptions = {}): Promise<Te
   const directory = mkdtempSync(join(tmpdir(), 'portal-kube-'));
   const kubeconfigPath = join(directory, 'kubeconfig');
   standIn.writeKubeconfig(kubeconfigPath);
+  const caPath = join(directory, 'ca.crt');
+  writeFileSync(caPath, standIn.certificateAuthority);
   return {
     standIn,
+    directory,
     kubeconfigPath,
+    caPath,
     async dispose() {
       await standIn.close();
       rmSync(directory, { recursive: true, force: true });
@@ -35,6 +43,7 @@ export async function eventually<T>(
   check: () => Promise<T | undefined> | T | undefined,
   what: string,
   timeoutMs = 10_000,
+  intervalMs = 25,
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
@@ -47,6 +56,6 @@ export async function eventually<T>(
     }
     if (Date.now() > deadline)
       throw new Error(`Timed out waiting for ${what}${last instanceof Error ? `: ${last.message}` : ''}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }
 }

@@ -49,3 +49,33 @@ export function standInRequest<T = unknown>(
     call.end(payload);
   });
 }
+
+/**
+ * A call to the ARM stand-in on a storage account, as anything editing Azure outside Crossplane
+ * would make it (the API version the SDK sends); answers the status.
+ */
+export function armAccountRequest(
+  standIn: StandIn,
+  method: string,
+  resourceGroup: string,
+  name: string,
+  body?: unknown,
+): Promise<number> {
+  const path = `/subscriptions/${standIn.arm.subscriptionId}/resourceGroups/${resourceGroup}/providers/Microsoft.Storage/storageAccounts/${name}`;
+  return new Promise((resolve, reject) => {
+    const call = request(
+      `${standIn.arm.url}${path}?api-version=2023-05-01`,
+      {
+        method,
+        ca: standIn.certificateAuthority,
+        headers: { authorization: `Bearer ${standIn.arm.token}`, 'content-type': 'application/json' },
+      },
+      (response) => {
+        response.resume();
+        response.on('end', () => resolve(response.statusCode ?? 0));
+      },
+    );
+    call.on('error', reject);
+    call.end(body === undefined ? undefined : JSON.stringify(body));
+  });
+}
