@@ -18,18 +18,39 @@ export function testPostgres(): Promise<TestPostgres> {
   return shared;
 }
 
-/** Settings for a fresh, empty database that is dropped when the test ends. */
+const endings = new WeakMap<TestContext, (() => Promise<void>)[]>();
+
+/**
+ * Runs `ending` when the test ends, after the endings added here later: the last in goes first,
+ * so a store is closed before the database under it is dropped. (node:test runs a test's own
+ * after hooks in the order they were added; a drop WITH FORCE under an open store cuts its
+ * connections while its background statements still run, and closing it then waits them out.)
+ */
+function atEnd(t: TestContext, ending: () => Promise<void>): void {
+  let stack = endings.get(t);
+  if (stack === undefined) {
+    const created: (() => Promise<void>)[] = [];
+    endings.set(t, created);
+    t.after(async () => {
+      for (const run of created.reverse()) await run();
+    });
+    stack = created;
+  }
+  stack.push(ending);
+}
+
+/** Settings for a fresh, empty database that is dropped when the test ends, after its stores are closed. */
 export async function freshDatabase(t: TestContext, server?: TestPostgres): Promise<DatabaseSettings> {
   const owner = server ?? (await testPostgres());
   const url = await owner.createDatabase('books');
-  t.after(() => owner.dropDatabase(url));
+  atEnd(t, () => owner.dropDatabase(url));
   return { url, poolSize: 4, statementTimeoutMs: 10_000, waitTimeoutMs: 11_000 };
 }
 
 /** A PostgreSQL store on a fresh database, migrated (so seeded with the three books), closed when the test ends. */
 export async function freshPostgresStore(t: TestContext, settings?: DatabaseSettings): Promise<PostgresBookStore> {
   const opened = openPostgresStore(settings ?? (await freshDatabase(t)), silentLogger);
-  t.after(() => opened.close());
+  atEnd(t, () => opened.close());
   await opened.ready;
   return opened.store;
 }
