@@ -1,2 +1,3 @@
 export { SWITCH_OFF_WORDS, SWITCH_ON_WORDS, SWITCH_WORDS_HINT, parseSwitch } from './switch-words.js';
 export { MAX_REQUEST_ID_LENGTH, isAcceptableRequestId, requestIdFrom } from './request-id.js';
+export { MAX_RECONNECT_DELAY_SECONDS, reconnectDelaySeconds } from './reconnect-delay.js';

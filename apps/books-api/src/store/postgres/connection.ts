@@ -1,3 +1,4 @@
+import { reconnectDelaySeconds } from '@books/shared-rules';
 import postgres, { type Sql } from 'postgres';
 
 export interface DatabaseSettings {
@@ -14,22 +15,6 @@ export interface DatabaseSettings {
 /** Connecting to a server that does not answer gives up after this long, so requests fail fast. */
 const CONNECT_TIMEOUT_SECONDS = 5;
 
-/** The longest pause between two attempts to reconnect to a database that is down. */
-export const MAX_RECONNECT_DELAY_SECONDS = 1;
-
-/**
- * The pause before the driver's next attempt to open a connection, after `attempt` failed ones
- * (counted over the pool). Why not the driver's default: it grows to 20 s, so a pool that kept
- * retrying through an outage of a few seconds would stay away for up to 20 s after the database
- * is back, while the 503s tell clients to retry within seconds (Retry-After). Capped at a second,
- * a pool costs the server at most one failed attempt per connection a second; the random half
- * keeps replicas and connections from knocking at the same instant.
- */
-export function reconnectDelaySeconds(attempt: number): number {
-  const grown = Math.min(0.05 * 2 ** attempt, MAX_RECONNECT_DELAY_SECONDS);
-  return grown * (0.5 + Math.random() / 2);
-}
-
 /**
  * The pool of connections to PostgreSQL (porsager's `postgres`: it prepares each statement once
  * per connection and pipelines queries issued together).
@@ -45,6 +30,7 @@ export function connect(settings: DatabaseSettings): Sql {
   return postgres(settings.url, {
     max: settings.poolSize,
     connect_timeout: CONNECT_TIMEOUT_SECONDS,
+    // Reconnect attempts at most a second apart, not the driver's up to 20 s (packages/shared-rules).
     backoff: reconnectDelaySeconds,
     idle_timeout: 60,
     onnotice: () => undefined,

@@ -8,10 +8,10 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test, type TestContext } from 'node:test';
+import { MAX_RECONNECT_DELAY_SECONDS } from '@books/shared-rules';
 import { startPostgres, type TestPostgres } from '@books/test-postgres';
 import postgres from 'postgres';
 import { loadConfig } from '../../../src/config.js';
-import { MAX_RECONNECT_DELAY_SECONDS } from '../../../src/store/postgres/connection.js';
 import { KeepAliveClient, type KeepAliveRequest } from '../../keep-alive-client.js';
 import { listeningServer, waitForLine, type ServerProcess } from '../../server-process.js';
 
