@@ -1,5 +1,6 @@
-import postgres from 'postgres';
+import type { JSONValue } from 'postgres';
 import type { Principal } from '@/lib/auth/permissions';
+import { openPortalPool } from '../database/pool';
 import { newSessionId, sessionKey, type SessionStore, type StoredSession } from './session-store';
 
 /** Any constant shared by every replica: serialises creating the table when several start at once. */
@@ -16,12 +17,7 @@ interface SessionRow {
  * and sign-outs. The table is created on first use if missing; expired rows are swept on sign-in.
  */
 export function createPostgresSessionStore(databaseUrl: string, table = 'portal_sessions'): SessionStore {
-  const sql = postgres(databaseUrl, {
-    max: 4,
-    idle_timeout: 30,
-    connect_timeout: 10,
-    onnotice: () => undefined,
-  });
+  const sql = openPortalPool(databaseUrl);
   let ready: Promise<void> | undefined;
   const ensureTable = () => {
     ready ??= sql
@@ -52,7 +48,7 @@ export function createPostgresSessionStore(databaseUrl: string, table = 'portal_
       await sql`delete from ${sql(table)} where expires_at <= now()`;
       await sql`
         insert into ${sql(table)} (id_hash, principal, id_token, expires_at)
-        values (${sessionKey(id)}, ${sql.json(session.principal as unknown as postgres.JSONValue)},
+        values (${sessionKey(id)}, ${sql.json(session.principal as unknown as JSONValue)},
                 ${session.idToken ?? null}, ${session.expiresAt})`;
       return id;
     },

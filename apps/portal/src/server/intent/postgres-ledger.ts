@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import postgres from 'postgres';
+import type { JSONValue } from 'postgres';
 import type { Actor, IntentAction } from '@/lib/platform/intent';
 import type { OwnedFieldChange, OwnedSettings } from '@/lib/platform/owned-settings';
 import { migratePortalDatabase } from '../database/migrations';
+import { openPortalPool } from '../database/pool';
 import {
   frozenDesiredStates,
   historyItem,
@@ -63,7 +64,7 @@ function toRecord(row: RecordRow): IntentRecord {
  * the last read, so an inventory read costs one small query however many accounts there are.
  */
 export function createPostgresLedger(databaseUrl: string): IntentLedger {
-  const sql = postgres(databaseUrl, { max: 4, idle_timeout: 30, connect_timeout: 10, onnotice: () => undefined });
+  const sql = openPortalPool(databaseUrl);
   let migrated: Promise<void> | undefined;
   const ready = () => {
     migrated ??= migratePortalDatabase(sql).then(
@@ -139,8 +140,8 @@ export function createPostgresLedger(databaseUrl: string): IntentLedger {
           insert into portal_intents (id, account, action, actor_subject, actor_display, request_id, desired, changes)
           values (${randomUUID()}, ${intent.account}, ${intent.action}, ${intent.actor.subject},
                   ${intent.actor.display}, ${intent.requestId},
-                  ${intent.desired === null ? null : sql.json(intent.desired as unknown as postgres.JSONValue)},
-                  ${sql.json(intent.changes as unknown as postgres.JSONValue)})
+                  ${intent.desired === null ? null : sql.json(intent.desired as unknown as JSONValue)},
+                  ${sql.json(intent.changes as unknown as JSONValue)})
           returning *`;
         if (!row) throw new Error('the insert returned no row');
         return toRecord(row);
