@@ -19,7 +19,9 @@ import {
   type ClusterJourney,
 } from './harness';
 
-const ACCOUNTS = 230;
+const ACCOUNTS = 540;
+// The stand-in's fill names nine applications and numbers them anew every 90 accounts.
+const APPLICATIONS = 9 * Math.ceil(ACCOUNTS / 90);
 
 let journey: ClusterJourney | undefined;
 let standIn: StandIn;
@@ -110,6 +112,34 @@ describe('the inventory of a large platform, in a browser', () => {
     await page.getByRole('table', { name: 'Applications and their storage accounts' }).waitFor();
     assert.equal(accountLists(), listsWhenWarm, 'no Account LIST at the cluster for any of these views');
     await page.close();
+  });
+
+  it('pages the applications on the server too, readable on a phone', async () => {
+    const page = await browser.newPage({ width: 390, height: 844 });
+    await page.goto(`${portal.url}/applications`);
+    await waitForStreamedContent(page);
+    const table = page.getByRole('table', { name: 'Applications and their storage accounts' });
+    const pager = page.getByRole('navigation', { name: 'Applications pages' });
+    const applications = () => table.locator('tbody th').allTextContents();
+    await pager.getByText(`1–50 of ${APPLICATIONS} applications`).waitFor();
+    const first = await applications();
+    assert.equal(first.length, 50);
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(width <= 390, `nothing sits off-screen (page is ${width}px wide)`);
+    await screenshot(page, 'applications/phone');
+    await assertAccessible(page, 'the paged applications at phone width');
+
+    await pager.getByRole('link', { name: 'Next page' }).click();
+    await pager.getByText(`51–${APPLICATIONS} of ${APPLICATIONS} applications`).waitFor();
+    const second = await applications();
+    assert.equal(second.length, APPLICATIONS - 50);
+    assert.equal(new Set([...first, ...second]).size, APPLICATIONS, 'every application on one page or the other');
+    await pager.getByRole('button', { name: 'Next page' }).and(page.locator('[disabled]')).waitFor();
+    await pager.getByRole('link', { name: 'Previous page' }).click();
+    await pager.getByText(`1–50 of ${APPLICATIONS} applications`).waitFor();
+    assert.deepEqual(await applications(), first);
+    await page.close();
+    assert.deepEqual(browser.errors.splice(0), []);
   });
 
   it('keeps the phone layout: one card per account on the page, and the pager', async () => {

@@ -1,4 +1,5 @@
 import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
@@ -17,6 +18,7 @@ import { AutoRefresh } from '@/components/resources/AutoRefresh';
 import { inventoryHref } from '@/components/resources/inventory-href';
 import { StateChip } from '@/components/resources/StateChip';
 import { UNSETTLED_STATES } from '@/lib/platform/types';
+import { applicationsPage, parseApplicationsCursor } from '@/server/platform/applications-page';
 import { loadPlatformData } from '@/server/platform/page-data';
 import { platformMode, summariseApplications } from '@/server/platform/storage-accounts';
 
@@ -24,8 +26,15 @@ export const metadata: Metadata = { title: 'Applications' };
 
 const UNLABELLED = 'Not assigned to an application';
 
-export default async function ApplicationsPage() {
-  const loaded = await loadPlatformData(summariseApplications);
+type SearchParams = Record<string, string | string[] | undefined>;
+
+const applicationsHref = (cursor: string) => `/applications?${new URLSearchParams({ cursor }).toString()}`;
+
+export default async function ApplicationsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
+  const raw = (await searchParams)['cursor'];
+  // A hand-edited cursor shows the first page rather than an error page.
+  const cursor = parseApplicationsCursor(Array.isArray(raw) ? raw[0] : raw);
+  const loaded = await loadPlatformData(async () => applicationsPage(await summariseApplications(), { cursor }));
   return (
     <>
       <PageHeader
@@ -34,7 +43,7 @@ export default async function ApplicationsPage() {
       />
       {!loaded.ok ? (
         <PlatformProblem message={loaded.message} status={loaded.status} />
-      ) : loaded.value.length === 0 ? (
+      ) : loaded.value.total === 0 ? (
         <Card>
           <CardContent>
             <Typography variant="h2" gutterBottom>
@@ -53,7 +62,7 @@ export default async function ApplicationsPage() {
       ) : (
         <>
           <AutoRefresh
-            active={loaded.value.some((summary) => UNSETTLED_STATES.some((state) => summary.byState[state] > 0))}
+            active={loaded.value.items.some((summary) => UNSETTLED_STATES.some((state) => summary.byState[state] > 0))}
           />
           <TableContainer component={Paper}>
             <Table aria-label="Applications and their storage accounts" sx={{ tableLayout: 'fixed' }}>
@@ -65,7 +74,7 @@ export default async function ApplicationsPage() {
                 </TableRow>
               </TableHead>
               <TableBody>
-                {loaded.value.map(({ application, environments, total, accounts }) => (
+                {loaded.value.items.map(({ application, environments, total, accounts }) => (
                   <TableRow key={application ?? UNLABELLED} sx={{ verticalAlign: 'top' }}>
                     <TableCell component="th" scope="row" sx={{ fontWeight: 600, overflowWrap: 'anywhere' }}>
                       {application ?? UNLABELLED}
@@ -99,9 +108,34 @@ export default async function ApplicationsPage() {
                 ))}
               </TableBody>
             </Table>
+            <Box
+              component="nav"
+              aria-label="Applications pages"
+              sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, alignItems: 'center', p: 2 }}
+            >
+              <Typography variant="body2" color="text.secondary" sx={{ flexGrow: 1 }}>
+                {`${(loaded.value.start + 1).toLocaleString('en')}–${(
+                  loaded.value.start + loaded.value.items.length
+                ).toLocaleString('en')} of ${loaded.value.total.toLocaleString('en')} applications`}
+              </Typography>
+              <PageLink label="Previous page" cursor={loaded.value.previous} />
+              <PageLink label="Next page" cursor={loaded.value.next} />
+            </Box>
           </TableContainer>
         </>
       )}
     </>
+  );
+}
+
+function PageLink({ label, cursor }: { label: string; cursor: string | null }) {
+  return cursor ? (
+    <LinkButton href={applicationsHref(cursor)} size="small" variant="outlined">
+      {label}
+    </LinkButton>
+  ) : (
+    <Button size="small" variant="outlined" disabled>
+      {label}
+    </Button>
   );
 }

@@ -2,6 +2,7 @@ import 'server-only';
 import { countByClass, type Classification, type ClassificationCode } from '@/lib/platform/classification';
 import { ACCOUNT_STATES, type AccountState, type StorageAccount } from '@/lib/platform/types';
 import { processWide } from '../process-wide';
+import { compareApplications } from './applications-page';
 
 /**
  * Counts for the overview and the applications page, computed once per list the backend hands out
@@ -58,7 +59,7 @@ export function inventoryCounts(accounts: readonly StorageAccount[]): InventoryC
   return counts;
 }
 
-/** One summary per application, by name; accounts without one come last. */
+/** One summary per application, in the applications page's order (by name; accounts without one last). */
 export function applicationSummaries(accounts: readonly StorageAccount[]): ApplicationSummary[] {
   let summaries = summarised.get(accounts);
   if (!summaries) {
@@ -96,9 +97,7 @@ export function applicationSummaries(accounts: readonly StorageAccount[]): Appli
           .slice(0, SHOWN_PER_APPLICATION)
           .map(({ name, state }) => ({ name, state })),
       }))
-      .sort((a, b) =>
-        a.application === undefined ? 1 : b.application === undefined ? -1 : a.application.localeCompare(b.application),
-      );
+      .sort((a, b) => compareApplications(a.application, b.application));
     summarised.set(accounts, summaries);
   }
   return summaries;
