@@ -28,7 +28,7 @@ function newestMtime(path: string): number {
 export function productionBuildIsCurrent(): boolean {
   const buildId = join(PORTAL_DIR, '.next', 'BUILD_ID');
   if (!existsSync(buildId)) return false;
-  const sources = ['src', 'next.config.ts', 'package.json'].map((entry) => join(PORTAL_DIR, entry));
+  const sources = ['src', 'next.config.mjs', 'package.json'].map((entry) => join(PORTAL_DIR, entry));
   return Math.max(...sources.map(newestMtime)) <= statSync(buildId).mtimeMs;
 }
 

@@ -1,9 +1,12 @@
-import type { NextConfig } from 'next';
+// Plain JavaScript, not next.config.ts: `next start` transpiles a TypeScript config with Next's
+// native SWC compiler (on any Node version, unless given an experimental flag), which then stays
+// loaded in the production server for nothing.
 
 // The npm workspace root holds the lockfile and node_modules; saying so stops Next from guessing.
 const workspaceRoot = new URL('../..', import.meta.url).pathname;
 
-const nextConfig: NextConfig = {
+/** @type {import('next').NextConfig} */
+const nextConfig = {
   poweredByHeader: false,
   reactStrictMode: true,
   outputFileTracingRoot: workspaceRoot,
