@@ -39,6 +39,7 @@ import { errorSchemas } from './schemas/errors.js';
 import { metaSchemas } from './schemas/meta.js';
 import type { BookStore } from './store/book-store.js';
 import type { LoginThrottle } from './auth/login-throttle.js';
+import type { RequestLineWriter } from './request-line.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -54,6 +55,8 @@ export interface AppOptions {
   loginThrottle?: LoginThrottle;
   /** Overrides the identity provider's key refetch, retry and refresh intervals (tests). */
   providerKeyTimings?: ProviderKeyTimings;
+  /** How the request log line is written (logger.ts gives the service's); by default with `logger.info`. */
+  requestLines?: RequestLineWriter;
   /** Overrides the generator's 0.5–1.5 s pause (tests); the switch itself stays in config. */
   trafficDelayMs?: TrafficGeneratorPluginOptions['nextDelayMs'];
 }
@@ -153,7 +156,7 @@ export default async function app(fastify: FastifyInstance, options: AppOptions 
   await fastify.register(securityHeaders); // nosniff, before any hook that may answer an error
   await fastify.register(clientErrors);
   await fastify.register(connectionLimits, options.config.connections);
-  await fastify.register(requestLog, { completion: options.completion });
+  await fastify.register(requestLog, { completion: options.completion, requestLines: options.requestLines });
   await fastify.register(jsonBody);
   await fastify.register(headRoutes); // before route-registry, which then records the HEAD it adds
   await fastify.register(routeRegistry); // before any route, so 405 knows every path

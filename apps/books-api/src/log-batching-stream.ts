@@ -44,11 +44,17 @@ export class LogBatchingStream {
     this.#maxDelayMs = options.maxDelayMs ?? 250;
   }
 
+  /** pino's write: the line's level is in `lastLevel`. */
   write(line: string): boolean {
-    this.#pending += line;
-    if (this.#pending.length >= this.#batchSize || (this.lastLevel ?? ERROR_LEVEL) >= ERROR_LEVEL) this.flush();
-    else this.#flushLater();
+    this.writeAtLevel(line, this.lastLevel ?? ERROR_LEVEL);
     return true;
+  }
+
+  /** A line written without pino (request-line.ts), at its level. */
+  writeAtLevel(line: string, level: number): void {
+    this.#pending += line;
+    if (this.#pending.length >= this.#batchSize || level >= ERROR_LEVEL) this.flush();
+    else this.#flushLater();
   }
 
   /** Writes every pending line now (pino's `logger.flush(callback)` calls this too). */

@@ -1,12 +1,23 @@
+import { hostname } from 'node:os';
 import pino, { type Logger } from 'pino';
 import type { LogLevel } from './config.js';
 import { LogBatchingStream } from './log-batching-stream.js';
+import { jsonRequestLines, loggedRequestLines, type RequestLineWriter } from './request-line.js';
+
+/** The service's logger and how it writes the per-request line. */
+export interface ServiceLogger {
+  logger: Logger;
+  requestLines: RequestLineWriter;
+}
 
 /**
  * Coloured, human-readable lines on a terminal; JSON lines (one object per line) when
  * stdout is a file or a pipe, for log collectors.
  */
-export async function createLogger(level: LogLevel, stdoutIsTerminal = process.stdout.isTTY === true): Promise<Logger> {
+export async function createLogger(
+  level: LogLevel,
+  stdoutIsTerminal = process.stdout.isTTY === true,
+): Promise<ServiceLogger> {
   // Synchronous writes to fd 1: pino's default destination hands most lines to the libuv
   // thread pool (an fs.write per line), a thread hand-off per request; a direct write costs
   // less, and a line written synchronously is never lost in a crash. Lines are gathered
@@ -21,11 +32,15 @@ export async function createLogger(level: LogLevel, stdoutIsTerminal = process.s
     };
     const batching = new LogBatchingStream({ write: (text) => destination.write(Buffer.from(text)) });
     process.once('exit', () => batching.flush());
-    return pino({ level }, batching);
+    // pino's defaults, spelled out: the request lines are written with the same ones (request-line.ts).
+    const base = { pid: process.pid, hostname: hostname() };
+    const timestamp = pino.stdTimeFunctions.epochTime;
+    const logger = pino({ level, base, timestamp }, batching);
+    return { logger, requestLines: jsonRequestLines({ logger, stream: batching, base, timestamp }) };
   }
   // Loaded only for a terminal: it is not needed for JSON lines and slows the start down.
   const { default: pretty } = await import('pino-pretty');
-  return pino(
+  const logger = pino(
     { level },
     pretty({
       colorize: true,
@@ -36,4 +51,5 @@ export async function createLogger(level: LogLevel, stdoutIsTerminal = process.s
       sync: true,
     }),
   );
+  return { logger, requestLines: loggedRequestLines(logger) };
 }

@@ -19,8 +19,8 @@ async function main(): Promise<void> {
     throw error;
   }
 
-  const logger = await createLogger(config.logLevel);
-  const app = await buildApp({ config, logger });
+  const { logger, requestLines } = await createLogger(config.logLevel);
+  const app = await buildApp({ config, logger, requestLines });
   // Signals are handled before listening: a SIGTERM that arrives just after the
   // "listening" line must still close gracefully instead of killing the process.
   registerShutdown(app, config.connections.shutdownTimeoutMs);

@@ -64,7 +64,7 @@ test('the process logger writes pending lines when the process dies of an uncaug
   const logger = fileURLToPath(new URL('../src/logger.ts', import.meta.url));
   const script = [
     `const { createLogger } = await import(${JSON.stringify(logger)});`,
-    `const log = await createLogger('info', false);`,
+    `const { logger: log } = await createLogger('info', false);`,
     `log.info('the last line before the crash');`,
     `setImmediate(() => { throw new Error('crash'); });`,
   ].join('\n');

@@ -36,6 +36,13 @@ test('the server answers over HTTP and writes one JSON log line per request', as
   assert.equal(line.size, Number(response.headers.get('content-length')));
   assert.equal(typeof line.time, 'number');
   assert.equal(server.lines.filter((candidate) => candidate.includes('log-check-1')).length, 1);
+  // A request id JSON must escape: the line is still one valid JSON object with the id as sent.
+  const quoted = 'log-check-"2"\\';
+  await fetch(`http://127.0.0.1:${server.port}/api/v1/books/nope`, { headers: { 'x-request-id': quoted } });
+  const escaped = JSON.parse(await waitForLine(server, /log-check-\\"2/));
+  assert.equal(escaped.reqId, quoted);
+  assert.equal(escaped.status, 422);
+  assert.equal(escaped.errorCode, 'BOOKS_ERR_VALIDATION');
   server.child.kill('SIGTERM');
   assert.equal((await server.exit).code, 0);
 });
