@@ -1,5 +1,5 @@
 import fastJson from 'fast-json-stringify';
-import type { FastifySerializerCompiler } from 'fastify';
+import type { FastifyReply, FastifySerializerCompiler } from 'fastify';
 import { AuthenticatedBookList, BookResponse } from '../schemas/book.js';
 import type { Book, Slice } from '../store/book-store.js';
 
@@ -10,9 +10,10 @@ export interface BookPage extends Slice {
 }
 
 /**
- * How each response shape of the books routes is written: the books routes' serializer
- * compiler (booksSerializerCompiler) hands Fastify the function for each declared response
- * schema, and handlers only return values.
+ * How each response shape of the books routes is written. Pages of books are sent as UTF-8
+ * bytes (pageAnswer, below); every other answer is returned by its handler and written by the
+ * books routes' serializer compiler (booksSerializerCompiler), which hands Fastify the function
+ * for each declared response schema.
  *
  * A book's JSON is remembered per book object, so a page of books is a concatenation of
  * remembered text rather than a serialisation of every book on every request. Keys are object
@@ -37,36 +38,40 @@ export function bookJson(book: Book): string {
   return json;
 }
 
-interface PageJson {
+interface PageBytes {
   total: number;
   skip: number;
   limit: number;
-  json: string;
+  bytes: Buffer;
 }
 
 /**
- * The JSON of shared pages (sharedPage in store/book-store.ts), by their items array: a store
+ * The bytes of shared pages (sharedPage in store/book-store.ts), by their items array: a store
  * hands out the same array again only for a page unchanged since, so a repeated read of a page
- * is a lookup; total, skip and limit are compared as well, since they are part of the text.
+ * is a lookup; total, skip and limit are compared as well, since they are part of the bytes.
  * Other pages (search results: a new array every time) are not remembered: nothing would look
  * their entries up again, and a WeakMap's entries are ephemerons the garbage collector must
  * trace, which under search load brought frequent major collections.
  */
-const jsonBySharedPage = new WeakMap<readonly Book[], PageJson>();
+const bytesBySharedPage = new WeakMap<readonly Book[], PageBytes>();
 
-/** A `BookPage` as JSON: `{"items":[...],"total":n,"skip":n,"limit":n}`. */
-export function bookPageJson(page: BookPage): string {
-  if (!Object.isFrozen(page.items)) return encodePage(page);
-  const known = jsonBySharedPage.get(page.items);
+/**
+ * A `BookPage` as UTF-8 JSON: `{"items":[...],"total":n,"skip":n,"limit":n}`. Bytes, not text:
+ * a remembered page is then written as it is, where text would be measured and encoded to UTF-8
+ * again on every answer, which for books with non-ASCII names was a large part of a list's cost.
+ */
+export function bookPageBytes(page: BookPage): Buffer {
+  if (!Object.isFrozen(page.items)) return Buffer.from(pageJson(page));
+  const known = bytesBySharedPage.get(page.items);
   if (known !== undefined && known.total === page.total && known.skip === page.skip && known.limit === page.limit) {
-    return known.json;
+    return known.bytes;
   }
-  const json = encodePage(page);
-  jsonBySharedPage.set(page.items, { total: page.total, skip: page.skip, limit: page.limit, json });
-  return json;
+  const bytes = Buffer.from(pageJson(page));
+  bytesBySharedPage.set(page.items, { total: page.total, skip: page.skip, limit: page.limit, bytes });
+  return bytes;
 }
 
-function encodePage(page: BookPage): string {
+function pageJson(page: BookPage): string {
   let json = '{"items":[';
   for (let index = 0; index < page.items.length; index += 1) {
     if (index > 0) json += ',';
@@ -75,34 +80,39 @@ function encodePage(page: BookPage): string {
   return `${json}],"total":${page.total},"skip":${page.skip},"limit":${page.limit}}`;
 }
 
+const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+
+/**
+ * How a handler answers a page: `return pageAnswer(reply, page)`. Fastify sends a Buffer as it
+ * is, without the route's serializer (its Reply reference, "Buffers"), so the page's bytes go out
+ * unchanged and the content type, which Fastify would otherwise set to octet-stream, is set here.
+ * test/routes/api/v1/books/page-bytes.test.ts fails when pages stop being sent this way.
+ */
+export function pageAnswer(reply: FastifyReply, page: BookPage): Buffer {
+  reply.type(JSON_CONTENT_TYPE);
+  return bookPageBytes(page);
+}
+
 type JsonSchema = { $ref?: string; anyOf?: JsonSchema[] };
 
 const refOf = (schema: unknown): string | undefined => (schema as JsonSchema | undefined)?.$ref;
 
 /**
- * The books routes' serializer compiler (Fastify's `setSerializerCompiler`). A book and a page
- * of books are written from the remembered JSON above. The list's answer is a page or, with a
- * bearer token, `{books, user}`; telling them apart by their keys spares the page a check
- * against each branch of the union schema, which fast-json-stringify would run on every answer.
- * Any other schema gets fast-json-stringify, as Fastify's own compiler would give it.
+ * The books routes' serializer compiler (Fastify's `setSerializerCompiler`). A book is written
+ * from its remembered JSON. The list's schema is a union of a page and `{books, user}` (with a
+ * bearer token); pages never reach a serializer (pageAnswer sends their bytes), so the union is
+ * written as `{books, user}` without fast-json-stringify's check of the answer against each
+ * branch. Any other schema gets fast-json-stringify, as Fastify's own compiler would give it.
  * `sharedSchemas` are the schemas added with addSchema, which the references name.
  */
 export function booksSerializerCompiler(sharedSchemas: Record<string, unknown>): FastifySerializerCompiler<unknown> {
-  const authenticatedListJson = fastJson(AuthenticatedBookList, { schema: sharedSchemas as never });
+  const compile = (schema: unknown) => fastJson(schema as never, { schema: sharedSchemas as never });
   return ({ schema }) => {
-    switch (refOf(schema)) {
-      case 'BookResponse':
-        return bookJson;
-      case 'BookPage':
-        return bookPageJson;
-      default:
-        break;
-    }
+    if (refOf(schema) === 'BookResponse') return bookJson;
     const branches = (schema as JsonSchema).anyOf?.map(refOf);
     if (branches?.length === 2 && branches.includes('BookPage') && branches.includes('AuthenticatedBookList')) {
-      return (answer: BookPage | { readonly books: readonly Book[]; readonly user: string }) =>
-        'books' in answer ? authenticatedListJson(answer) : bookPageJson(answer);
+      return compile(AuthenticatedBookList);
     }
-    return fastJson(schema as never, { schema: sharedSchemas as never });
+    return compile(schema);
   };
 }

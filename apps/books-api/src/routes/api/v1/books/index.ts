@@ -5,7 +5,7 @@ import { bookNotFound } from '../../../../errors.js';
 import { BookCreate, BookIdParams, BookUpdate, ListQuery, pagingOf, SearchQuery } from '../../../../schemas/book.js';
 import { errorResponses } from '../../../../schemas/errors.js';
 import chaos from '../../../../plugins/app/chaos.js';
-import { booksSerializerCompiler } from '../../../../serialization/book-json.js';
+import { booksSerializerCompiler, pageAnswer } from '../../../../serialization/book-json.js';
 
 const { notFound, methodNotAllowed, validation, jsonBody, databaseUnavailable } = errorResponses;
 const book = (description: string) => ({ ...Type.Ref('BookResponse'), description });
@@ -13,8 +13,9 @@ const book = (description: string) => ({ ...Type.Ref('BookResponse'), descriptio
 /**
  * The books resource (prefix /api/v1/books). Handlers are thin async functions: the validation
  * plugin has already parsed and checked the request, the store does the work, and the handler
- * returns the answer, which Fastify writes with this scope's serializers
- * (serialization/book-json.ts decides how each response shape is written).
+ * returns the answer, which Fastify writes with this scope's serializers, or, for a page of
+ * books, its bytes from pageAnswer (serialization/book-json.ts decides how each response shape
+ * is written).
  */
 const books: FastifyPluginAsyncTypebox = async (fastify) => {
   const store = fastify.bookStore;
@@ -47,11 +48,11 @@ const books: FastifyPluginAsyncTypebox = async (fastify) => {
         },
       },
     },
-    async function listBooks(request) {
+    async function listBooks(request, reply) {
       const { skip, limit } = pagingOf(request.query);
       const page = await store.list(skip, limit);
       if (request.principal !== null) return { books: page.items, user: request.principal.sub };
-      return { items: page.items, total: page.total, skip, limit };
+      return pageAnswer(reply, { items: page.items, total: page.total, skip, limit });
     },
   );
 
@@ -74,10 +75,10 @@ const books: FastifyPluginAsyncTypebox = async (fastify) => {
         },
       },
     },
-    async function searchBooks(request) {
+    async function searchBooks(request, reply) {
       const { skip, limit } = pagingOf(request.query);
       const page = await store.search(request.query.q, skip, limit);
-      return { items: page.items, total: page.total, skip, limit };
+      return pageAnswer(reply, { items: page.items, total: page.total, skip, limit });
     },
   );
 
