@@ -60,6 +60,17 @@ async function replica(t: TestContext, databaseUrl: string): Promise<ServerProce
   return process;
 }
 
+/** Each replica's exit state and last log lines, for a failure message. */
+function replicaStates(replicas: readonly ServerProcess[]): string {
+  return replicas
+    .map(
+      ({ child, lines }, index) =>
+        `replica ${index}: exit code ${child.exitCode}, signal ${child.signalCode}; last lines:\n` +
+        lines.slice(-15).join('\n'),
+    )
+    .join('\n');
+}
+
 async function crashUnderWrites(t: TestContext, how: 'immediate' | 'kill'): Promise<void> {
   const url = await server.createDatabase('crash');
   const replicas = [await replica(t, url)];
@@ -120,7 +131,17 @@ async function crashUnderWrites(t: TestContext, how: 'immediate' | 'kill'): Prom
       if (id !== undefined) await send(replicaIndex, 'get', { method: 'GET', path: `/api/v1/books/${id}` });
     }
   };
-  const writers = Array.from({ length: WRITERS }, (_, index) => writer(index));
+  // A request that got no answer at all (its connection cut or refused) stops its writer and is
+  // reported with the replicas' state, instead of surfacing as an unhandled rejection that ends
+  // the test without a word about the servers.
+  const unanswered: string[] = [];
+  const writers = Array.from({ length: WRITERS }, (_, index) =>
+    writer(index).catch((error: unknown) => {
+      unanswered.push(`writer ${index} (replica ${index % replicas.length}): ${String(error)}`);
+    }),
+  );
+  const everyRequestAnswered = () =>
+    assert.deepEqual(unanswered, [], `requests went unanswered; the replicas:\n${replicaStates(replicas)}`);
 
   await sleep(1000);
   await server.crashServer(how);
@@ -132,6 +153,7 @@ async function crashUnderWrites(t: TestContext, how: 'immediate' | 'kill'): Prom
   const recovered = (replicaIndex: number) =>
     answers.some((answer) => answer.replica === replicaIndex && answer.status === 201 && answer.at > upAtMs);
   while (!(recovered(0) && recovered(1))) {
+    everyRequestAnswered();
     const waited = Math.round(performance.now() - upAtMs);
     assert.ok(waited < RECOVERY_MS, `both replicas write again within ${RECOVERY_MS} ms of the restart (${waited} ms)`);
     await sleep(100);
@@ -140,6 +162,7 @@ async function crashUnderWrites(t: TestContext, how: 'immediate' | 'kill'): Prom
   await sleep(1000);
   writing = false;
   await Promise.all(writers);
+  everyRequestAnswered();
 
   const slowest = new Map<string, number>();
   for (const { request, status, ms } of answers) {
