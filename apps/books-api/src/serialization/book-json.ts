@@ -2,6 +2,7 @@ import fastJson from 'fast-json-stringify';
 import type { FastifyReply, FastifySerializerCompiler } from 'fastify';
 import { AuthenticatedBookList, BookResponse } from '../schemas/book.js';
 import type { Book, Slice } from '../store/book-store.js';
+import { JSON_CONTENT_TYPE } from './json-content-type.js';
 
 /** A page as the API answers it (the BookPage schema). */
 export interface BookPage extends Slice {
@@ -79,8 +80,6 @@ function pageJson(page: BookPage): string {
   }
   return `${json}],"total":${page.total},"skip":${page.skip},"limit":${page.limit}}`;
 }
-
-const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
 /**
  * How a handler answers a page: `return pageAnswer(reply, page)`. Fastify sends a Buffer as it

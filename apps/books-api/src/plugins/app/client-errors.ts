@@ -18,6 +18,7 @@ import {
   unparseableRequest,
   type HttpError,
 } from '../../errors.js';
+import { JSON_CONTENT_TYPE } from '../../serialization/json-content-type.js';
 import { requestIdFor } from './request-id.js';
 import { NOSNIFF } from './security-headers.js';
 
@@ -102,7 +103,7 @@ function rawResponse({ statusCode: status, detail }: HttpError, requestId: strin
   const body = JSON.stringify({ detail });
   return [
     `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}`,
-    'Content-Type: application/json; charset=utf-8',
+    `Content-Type: ${JSON_CONTENT_TYPE}`,
     `Content-Length: ${Buffer.byteLength(body)}`,
     `X-Request-ID: ${requestId}`,
     `${NOSNIFF.name}: ${NOSNIFF.value}`,
@@ -199,7 +200,7 @@ async function clientErrors(fastify: FastifyInstance): Promise<void> {
     );
     const body = JSON.stringify({ detail: answer.detail });
     response.writeHead(answer.statusCode, {
-      'Content-Type': 'application/json; charset=utf-8',
+      'Content-Type': JSON_CONTENT_TYPE,
       'Content-Length': Buffer.byteLength(body),
       'X-Request-ID': requestIdFor(request),
       [NOSNIFF.name]: NOSNIFF.value,

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { JSON_CONTENT_TYPE } from '../../serialization/json-content-type.js';
 import { StoreUnavailableError, UnstorableTextError } from '../../store/book-store.js';
 import {
   clientError,
@@ -69,7 +70,7 @@ export function sendError(error: HttpError | RequestValidationError, reply: Fast
   if (error instanceof HttpError) reply.headers(error.headers);
   // For the request's log line (plugins/app/request-log.ts): the code is not part of the public body.
   reply.request.errorCode = error.code;
-  return reply.code(error.statusCode).type('application/json; charset=utf-8').send(text);
+  return reply.code(error.statusCode).type(JSON_CONTENT_TYPE).send(text);
 }
 
 declare module 'fastify' {
