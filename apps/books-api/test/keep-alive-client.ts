@@ -10,7 +10,10 @@ import type { Socket } from 'node:net';
 export interface KeepAliveResponse {
   readonly status: number;
   readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  /** The body as UTF-8 text. */
   readonly body: string;
+  /** The body's bytes as they came off the connection. */
+  readonly bytes: Buffer;
 }
 
 export interface KeepAliveRequest {
@@ -40,13 +43,15 @@ export class KeepAliveClient {
           const chunks: Buffer[] = [];
           response.on('data', (chunk: Buffer) => chunks.push(chunk));
           response.on('error', reject);
-          response.on('end', () =>
+          response.on('end', () => {
+            const bytes = Buffer.concat(chunks);
             resolve({
               status: response.statusCode ?? 0,
               headers: response.headers,
-              body: Buffer.concat(chunks).toString('utf8'),
-            }),
-          );
+              body: bytes.toString('utf8'),
+              bytes,
+            });
+          });
         },
       );
       outgoing.on('socket', (socket) => this.sockets.add(socket));

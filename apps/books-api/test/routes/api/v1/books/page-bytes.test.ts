@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { channel } from 'node:diagnostics_channel';
-import { Agent, request as httpRequest } from 'node:http';
 import { test, type TestContext } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../../../../src/app.js';
 import { defaultConfig } from '../../../../../src/config.js';
+import { KeepAliveClient } from '../../../../keep-alive-client.js';
 import { freshPostgresStore, TEST_STORE } from '../../../../postgres.js';
 
 interface Sent {
@@ -43,27 +43,12 @@ async function appRecordingPayloads(t: TestContext): Promise<{
   return { app, sent };
 }
 
-/** One GET over `agent`, its body as bytes. */
-function get(agent: Agent, port: number, path: string) {
-  return new Promise<{ status: number; headers: Record<string, unknown>; body: Buffer }>((resolve, reject) => {
-    const outgoing = httpRequest({ host: '127.0.0.1', port, path, agent }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () =>
-        resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }),
-      );
-    });
-    outgoing.on('error', reject);
-    outgoing.end();
-  });
-}
-
 test('pages of books leave as UTF-8 bytes, an unchanged page as the same remembered bytes', async (t) => {
   const { app, sent } = await appRecordingPayloads(t);
   await app.listen({ host: '127.0.0.1', port: 0 });
   const { port } = app.server.address() as { port: number };
-  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-  t.after(() => agent.destroy());
+  const client = new KeepAliveClient(port, 1);
+  t.after(() => client.close());
 
   // Text whose UTF-8 is longer than its UTF-16 length: a body measured as text would be cut short.
   const created = await app.inject({
@@ -75,7 +60,7 @@ test('pages of books leave as UTF-8 bytes, an unchanged page as the same remembe
 
   const answers = [];
   for (const path of ['/api/v1/books?limit=100', '/api/v1/books?limit=100', '/api/v1/books/search?q=s%C3%B8ren']) {
-    const answer = await get(agent, port, path);
+    const answer = await client.send({ method: 'GET', path });
     const recorded = sent.at(-1);
     assert.equal(recorded?.url, path);
     answers.push({ path, answer, payload: recorded?.payload });
@@ -84,13 +69,14 @@ test('pages of books leave as UTF-8 bytes, an unchanged page as the same remembe
     assert.equal(answer.status, 200, path);
     assert.equal(answer.headers['content-type'], 'application/json; charset=utf-8', path);
     assert.ok(Buffer.isBuffer(payload), `${path}: the page went to Fastify as ${typeof payload}, not as bytes`);
-    assert.deepEqual(answer.body, payload, `${path}: the body is not the page's bytes`);
-    assert.equal(Number(answer.headers['content-length']), answer.body.length, path);
-    const page = JSON.parse(answer.body.toString('utf8')) as { items: { title: string }[] };
+    assert.deepEqual(answer.bytes, payload, `${path}: the body is not the page's bytes`);
+    assert.equal(Number(answer.headers['content-length']), answer.bytes.length, path);
+    const page = JSON.parse(answer.body) as { items: { title: string }[] };
     assert.ok(
       page.items.some((item) => item.title === 'Søren’s Straße 📚'),
       path,
     );
   }
   assert.equal(answers[1]?.payload, answers[0]?.payload, 'the unchanged page was made again instead of remembered');
+  assert.equal(client.sockets.size, 1, 'the answers did not all come over one kept-alive connection');
 });
