@@ -4,6 +4,19 @@ import { methodNotAllowed, notFound } from '../../errors.js';
 import { hasEmptyParameter } from './route-registry.js';
 import { ignoreBody } from './json-body.js';
 
+const SLASH = 0x2f;
+
+/**
+ * `path` without its trailing slashes, as Python's rstrip('/'). A scan from the end: the regular
+ * expression /\/+$/ retries from every slash of a run that does not end the path, which is
+ * quadratic in a path of many slashes.
+ */
+function withoutTrailingSlashes(path: string): string {
+  let end = path.length;
+  while (end > 0 && path.charCodeAt(end - 1) === SLASH) end -= 1;
+  return path.slice(0, end);
+}
+
 /**
  * Requests no route serves, answered as FastAPI (Starlette's router with redirect_slashes)
  * answers them: a path that some route serves once its trailing slash is removed (or one
@@ -20,7 +33,7 @@ export default fp(
       const path = queryAt === -1 ? request.url : request.url.slice(0, queryAt);
       const query = queryAt === -1 ? '' : request.url.slice(queryAt);
       if (path !== '/') {
-        const other = path.endsWith('/') ? path.replace(/\/+$/, '') : `${path}/`;
+        const other = path.endsWith('/') ? withoutTrailingSlashes(path) : `${path}/`;
         // Location is the path, not an absolute URL built from the client's Host header.
         if (other !== '' && fastify.allowedMethods(other).length > 0) return reply.redirect(other + query, 307);
       }
