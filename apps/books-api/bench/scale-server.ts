@@ -42,8 +42,8 @@ for (let i = 0; i < size; i++)
   await store.create(books.next().value as { title: string; author: string; year: number });
 const fillMs = performance.now() - started;
 
-const { logger, requestLines } = await createLogger(config.logLevel);
-const app = await buildApp({ config, logger, requestLines, store });
+const logger = await createLogger(config.logLevel);
+const app = await buildApp({ config, logger, store });
 await app.listen({ host: config.host, port: config.port });
 process.send?.({ type: 'ready', fillMs });
 

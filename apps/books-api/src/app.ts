@@ -3,10 +3,8 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyHttp
 import fp from 'fastify-plugin';
 import type { Server } from 'node:http';
 import type { Config, ConnectionSettings } from './config.js';
-import { lazyChildLoggerFactory } from './lazy-child-logger.js';
 import { fastifyTrustProxy, type TrustedProxies } from './trust-proxy.js';
 import pino from 'pino';
-import { RequestCompletion } from './request-completion.js';
 import { beforeRoutingError, sendError } from './plugins/app/errors.js';
 import openapi from './plugins/external/openapi.js';
 import bookStorePlugin from './plugins/app/book-store.js';
@@ -16,12 +14,11 @@ import notFound from './plugins/app/not-found.js';
 import authentication, { type ProviderKeyTimings } from './plugins/app/authentication.js';
 import loginThrottle from './plugins/app/login-throttle.js';
 import { createPostgresLoginThrottle } from './auth/postgres-login-throttle.js';
-import requestId, { requestIdFor } from './plugins/app/request-id.js';
+import requestLog, { RequestCompletion, requestIdFor } from './plugins/app/request-log.js';
 import securityHeaders, { NOSNIFF } from './plugins/app/security-headers.js';
 import clientErrors, { clientErrorHandler } from './plugins/app/client-errors.js';
 import connectionLimits from './plugins/app/connection-limits.js';
 import responseWriteBatching from './plugins/app/response-write-batching.js';
-import requestLog from './plugins/app/request-log.js';
 import routeRegistry from './plugins/app/route-registry.js';
 import headRoutes from './plugins/app/head-routes.js';
 import validation from './plugins/app/validation.js';
@@ -39,7 +36,6 @@ import { errorSchemas } from './schemas/errors.js';
 import { metaSchemas } from './schemas/meta.js';
 import type { BookStore } from './store/book-store.js';
 import type { LoginThrottle } from './auth/login-throttle.js';
-import type { RequestLineWriter } from './request-line.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -55,8 +51,6 @@ export interface AppOptions {
   loginThrottle?: LoginThrottle;
   /** Overrides the identity provider's key refetch, retry and refresh intervals (tests). */
   providerKeyTimings?: ProviderKeyTimings;
-  /** How the request log line is written (logger.ts gives the service's); by default with `logger.info`. */
-  requestLines?: RequestLineWriter;
   /** Overrides the generator's 0.5–1.5 s pause (tests); the switch itself stays in config. */
   trafficDelayMs?: TrafficGeneratorPluginOptions['nextDelayMs'];
 }
@@ -84,12 +78,11 @@ function serverOptions(
     // request.ip: the socket's address, or the client a trusted proxy names (TRUST_PROXY).
     trustProxy: fastifyTrustProxy(trustedProxies) as FastifyHttpOptions<Server>['trustProxy'],
     // Always a logger, if need be a disabled one: without one Fastify would not report
-    // finished requests to the log controller (see request-completion.ts).
+    // finished requests to the log controller (see plugins/app/request-log.ts).
     loggerInstance: logger ?? pino({ enabled: false }),
     // plugins/app/request-log.ts writes one line per request instead of Fastify's two.
     logController: completion,
     genReqId: requestIdFor,
-    childLoggerFactory: lazyChildLoggerFactory,
     requestIdHeader: false,
     // FastAPI's API routes answer no HEAD they do not declare; plugins/app/head-routes.ts says which routes do.
     exposeHeadRoutes: false,
@@ -152,11 +145,10 @@ export default async function app(fastify: FastifyInstance, options: AppOptions 
   // Before any route, so every response is held to the end of its turn, errors included.
   await fastify.register(responseWriteBatching, { enabled: options.config.responseWriteBatching });
   // The first onRequest hook: every answer carries the request id, the other hooks' errors included.
-  await fastify.register(requestId);
+  await fastify.register(requestLog);
   await fastify.register(securityHeaders); // nosniff, before any hook that may answer an error
   await fastify.register(clientErrors);
   await fastify.register(connectionLimits, options.config.connections);
-  await fastify.register(requestLog, { completion: options.completion, requestLines: options.requestLines });
   await fastify.register(jsonBody);
   await fastify.register(headRoutes); // before route-registry, which then records the HEAD it adds
   await fastify.register(routeRegistry); // before any route, so 405 knows every path

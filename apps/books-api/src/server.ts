@@ -19,8 +19,8 @@ async function main(): Promise<void> {
     throw error;
   }
 
-  const { logger, requestLines } = await createLogger(config.logLevel);
-  const app = await buildApp({ config, logger, requestLines });
+  const logger = await createLogger(config.logLevel);
+  const app = await buildApp({ config, logger });
   // Signals are handled before listening: a SIGTERM that arrives just after the
   // "listening" line must still close gracefully instead of killing the process.
   registerShutdown(app, config.connections.shutdownTimeoutMs);
@@ -29,9 +29,8 @@ async function main(): Promise<void> {
 
 function registerShutdown(app: FastifyInstance, shutdownTimeoutMs: number): void {
   let closing = false;
-  // Log lines wait in a small batch in front of a synchronous destination (logger.ts); the
-  // batch is written on process 'exit', so the line of the last request is written when the
-  // process exits here, by process.exit, or after an uncaught exception.
+  // pino writes the lines still pending synchronously on process 'exit' (logger.ts), so the line of
+  // the last request is written when the process exits here, by process.exit, or after an uncaught exception.
   const shutdown = (signal: NodeJS.Signals) => {
     if (closing) return;
     closing = true;

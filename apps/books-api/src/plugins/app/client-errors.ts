@@ -19,7 +19,7 @@ import {
   type HttpError,
 } from '../../errors.js';
 import { JSON_CONTENT_TYPE } from '../../serialization/json-content-type.js';
-import { requestIdFor } from './request-id.js';
+import { requestIdFor } from './request-log.js';
 import { NOSNIFF } from './security-headers.js';
 
 /**
@@ -211,4 +211,4 @@ async function clientErrors(fastify: FastifyInstance): Promise<void> {
   });
 }
 
-export default fp(clientErrors, { name: 'client-errors', dependencies: ['request-id'] });
+export default fp(clientErrors, { name: 'client-errors', dependencies: ['request-log'] });

@@ -36,5 +36,5 @@ export default fp<ConnectionSettings>(
     };
     fastify.addHook('onRequest', countRequestsOnConnection);
   },
-  { name: 'connection-limits', dependencies: ['request-id'] },
+  { name: 'connection-limits', dependencies: ['request-log'] },
 );

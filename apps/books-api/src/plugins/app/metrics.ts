@@ -7,7 +7,7 @@ import {
   type AppMetrics,
   type AppMetricsOptions,
 } from '../../metrics/app-metrics.js';
-import type { CompletedRouteConfig, RequestCompletion } from '../../request-completion.js';
+import type { CompletedRouteConfig, RequestCompletion } from './request-log.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
