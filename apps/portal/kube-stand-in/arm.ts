@@ -1,7 +1,8 @@
 /**
  * An Azure Resource Manager stand-in for Microsoft.Storage/storageAccounts, serving the simulated
  * Azure the Kubernetes stand-in's provider writes to: GET, LIST (the subscription's or one resource
- * group's, paged with nextLink), PATCH and PUT, with ARM's error bodies (404 ResourceNotFound, 401
+ * group's, paged with nextLink), PATCH and PUT, the subscription's checkNameAvailability (names are
+ * global: takeNameElsewhere marks one held outside the subscription), with ARM's error bodies (404 ResourceNotFound, 401
  * without the token), and switchable faults (429 with Retry-After, 5xx). Served over https with a
  * certificate from the stand-in's throwaway authority.
  *
@@ -13,6 +14,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer, type Server } from 'node:https';
 import type { Duplex } from 'node:stream';
+import { checkNameAvailability } from './arm-name-check.js';
 import type { SimulatedAzure } from './azure.js';
 import type { CertificateAuthority } from './certificates.js';
 import { isRecord } from './validation.js';
@@ -42,6 +44,8 @@ export interface ArmStandIn {
   /** IDENTITY_HEADER: the secret the managed-identity token request must carry. */
   readonly identityHeader: string;
   readonly subscriptionId: string;
+  /** Azure now reports this name taken (held in another subscription), though this one never lists it. */
+  takeNameElsewhere(name: string): void;
   setFaults(faults: Partial<ArmFaults>): void;
   clearFaults(): void;
   faults(): ArmFaults;
@@ -203,6 +207,13 @@ export async function startArmStandIn(options: ArmStandInOptions): Promise<ArmSt
       throw new ArmError(404, 'SubscriptionNotFound', `The subscription '${segments[1]}' could not be found.`);
     }
     const method = req.method ?? 'GET';
+    // /subscriptions/{s}/providers/Microsoft.Storage/checkNameAvailability
+    if (lower.length === 5 && lower.slice(2).join('/') === 'providers/microsoft.storage/checknameavailability') {
+      if (method !== 'POST') throw new ArmError(405, 'MethodNotAllowed', `${method} is not supported here.`);
+      const answer = checkNameAvailability(azure, await readJson(req));
+      if (!answer) throw new ArmError(400, 'InvalidRequestContent', 'The request content was invalid.');
+      return { status: 200, body: answer };
+    }
     const at = (offset: number) => lower.slice(offset, offset + 3).join('/') === ACCOUNTS_PROVIDER.join('/');
     // /subscriptions/{s}/providers/Microsoft.Storage/storageAccounts
     if (lower.length === 5 && at(2)) {
@@ -294,6 +305,14 @@ export async function startArmStandIn(options: ArmStandInOptions): Promise<ArmSt
       };
       return send(res, 200, { faults });
     }
+    if (topic === 'taken-names' && req.method === 'PUT') {
+      const names = (await readJson(req))['names'];
+      if (!Array.isArray(names) || !names.every((name) => typeof name === 'string')) {
+        return send(res, 400, { error: 'body must be {"names": ["..."]}' });
+      }
+      for (const name of names) azure.takeNameElsewhere(name);
+      return send(res, 200, { names });
+    }
     if (topic === 'state' && req.method === 'GET') {
       return send(res, 200, { faults, subscriptionId, accounts: azure.list().length });
     }
@@ -349,6 +368,7 @@ export async function startArmStandIn(options: ArmStandInOptions): Promise<ArmSt
     identityEndpoint: `${baseUrl}${IDENTITY_PATH}`,
     identityHeader,
     subscriptionId,
+    takeNameElsewhere: (name) => azure.takeNameElsewhere(name),
     setFaults(next) {
       faults = { ...faults, ...next };
     },

@@ -248,6 +248,8 @@ function patched(account: ArmStorageAccount, body: Record<string, unknown>): Arm
 /** A storage account name is unique across Azure; the subscription holds them by lower-case name. */
 export class SimulatedAzure {
   private readonly accounts = new Map<string, ArmStorageAccount>();
+  /** Names held by accounts outside this subscription (another team's or tenant's): taken, but never listed. */
+  private readonly takenElsewhere = new Set<string>();
 
   constructor(readonly subscriptionId: string) {}
 
@@ -300,7 +302,19 @@ export class SimulatedAzure {
     return this.accounts.delete(name.toLowerCase());
   }
 
+  /** Marks a name as held by an account in another subscription, as Azure's global namespace does. */
+  takeNameElsewhere(name: string): void {
+    this.takenElsewhere.add(name.toLowerCase());
+  }
+
+  /** Whether a storage account of this name exists anywhere in Azure, in this subscription or not. */
+  nameTaken(name: string): boolean {
+    const key = name.toLowerCase();
+    return this.accounts.has(key) || this.takenElsewhere.has(key);
+  }
+
   clear(): void {
     this.accounts.clear();
+    this.takenElsewhere.clear();
   }
 }

@@ -235,6 +235,34 @@ describe('ARM stand-in on the simulated Azure', () => {
     expect((await arm('GET', accountPath('rg-books-dev', 'starmcreated'))).status).toBe(200);
   });
 
+  it("checks a name across Azure: this subscription's accounts and names held elsewhere are taken", async () => {
+    const check = (name: unknown, type: unknown = 'Microsoft.Storage/storageAccounts') =>
+      arm<{ nameAvailable: boolean; reason?: string; message?: string }>(
+        'POST',
+        `${sub()}/providers/Microsoft.Storage/checkNameAvailability?${API_VERSION}`,
+        { body: { name, type } },
+      );
+    await arm('PUT', accountPath('rg-books-prod', 'starmnamehere'), { body: { location: 'westeurope' } });
+    expect((await check('starmnamehere')).body).toEqual({
+      nameAvailable: false,
+      reason: 'AlreadyExists',
+      message: 'The storage account named starmnamehere is already taken.',
+    });
+    expect((await check('starmnamefree')).body).toEqual({ nameAvailable: true });
+    cluster.standIn.arm.takeNameElsewhere('starmnamefree');
+    expect((await check('starmnamefree')).body).toMatchObject({ nameAvailable: false, reason: 'AlreadyExists' });
+    // Held elsewhere: taken, yet never in this subscription's list.
+    const listed = await arm<{ value: ArmStorageAccount[] }>(
+      'GET',
+      `${sub()}/providers/Microsoft.Storage/storageAccounts?${API_VERSION}`,
+    );
+    expect(listed.body.value.map((account) => account.name)).not.toContain('starmnamefree');
+    expect((await check('Not_Valid')).body).toMatchObject({ nameAvailable: false, reason: 'AccountNameInvalid' });
+    expect((await check('starmnamefree', 'Microsoft.Web/sites')).status).toBe(400);
+    cluster.standIn.arm.setFaults({ serverError: { status: 503, remaining: 1 } });
+    expect((await check('starmnameother')).status).toBe(503);
+  });
+
   it('hands out its token to the managed-identity request that carries the identity header', async () => {
     const { identityEndpoint, identityHeader, token } = cluster.standIn.arm;
     const path = `${identityEndpoint}?api-version=2019-08-01&resource=${encodeURIComponent(cluster.standIn.arm.url)}`;
