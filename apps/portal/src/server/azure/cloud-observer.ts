@@ -1,4 +1,5 @@
 import type { StorageAccount as ArmStorageAccount } from '@azure/arm-storage';
+import { armFailure } from './arm-failure';
 import { toCloudAccount, type CloudAccount } from './cloud-account';
 
 /** What the portal last read of Azure. Reads never wait for Azure once a first observation exists. */
@@ -25,30 +26,6 @@ export interface CloudObserverOptions {
   log?: (error: unknown, message: string) => void;
 }
 
-/** Why Azure could not be read, for people: never a token or a raw stack. */
-function reasonOf(error: unknown): { reason: string; retryAfterMs?: number } {
-  const status = (error as { statusCode?: unknown }).statusCode;
-  const headers = (error as { response?: { headers?: { get?: (name: string) => string | undefined } } }).response
-    ?.headers;
-  const retryAfter = Number(headers?.get?.('retry-after'));
-  const retryAfterMs = Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : undefined;
-  if (status === 429) {
-    return {
-      reason: 'Azure Resource Manager is throttling the portal’s reads (429); they are retried in the background',
-      ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
-    };
-  }
-  if (status === 401 || status === 403) {
-    return { reason: `Azure Resource Manager refused the portal’s credentials (${status})` };
-  }
-  if (typeof status === 'number') return { reason: `Azure Resource Manager answered ${status}` };
-  const name = (error as { name?: unknown }).name;
-  if (name === 'CredentialUnavailableError' || name === 'AggregateAuthenticationError') {
-    return { reason: 'No Azure credential is available to the portal (DefaultAzureCredential found none that works)' };
-  }
-  return { reason: 'Azure Resource Manager could not be reached' };
-}
-
 /**
  * Observations of the subscription's storage accounts, cached for the time to live and refreshed
  * in the background, one read at a time. A failed read marks the observation unavailable (the
@@ -71,7 +48,7 @@ export function createCloudObserver(options: CloudObserverOptions): CloudObserve
       observedAtMs = Date.now();
       current = { status: 'observed', observedAt: new Date(observedAtMs).toISOString(), accounts };
     } catch (error) {
-      const { reason, retryAfterMs } = reasonOf(error);
+      const { reason, retryAfterMs } = armFailure(error);
       options.log?.(error, `cloud observation failed: ${reason}`);
       nextTryMs = Date.now() + (retryAfterMs ?? retryMs);
       const lastObservedAt =

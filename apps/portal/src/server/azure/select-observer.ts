@@ -1,12 +1,19 @@
 import 'server-only';
 import { loadConfig } from '../config';
 import { logger } from '../log/logger';
+import { lazyStorageClient } from './arm-client';
 import { createArmObserver } from './arm-observer';
 import type { CloudObserver, CloudSnapshot } from './cloud-observer';
+import { createArmNameChecker, type NameChecker } from './name-availability';
 
 // Shared by the route handlers and the pages of one process, as the ledger is.
 const OBSERVER = Symbol.for('books-portal.cloud-observer');
-type Holder = typeof globalThis & { [OBSERVER]?: { key: string; observer: CloudObserver } };
+interface AzureSide {
+  key: string;
+  observer: CloudObserver;
+  names: NameChecker;
+}
+type Holder = typeof globalThis & { [OBSERVER]?: AzureSide };
 
 // One object, so what is derived from a snapshot can be kept while it stays the same.
 const NOTHING_OBSERVED: CloudSnapshot = Object.freeze({ status: 'unconfigured' });
@@ -15,15 +22,26 @@ const UNCONFIGURED: CloudObserver = {
   refresh: async () => NOTHING_OBSERVED,
 };
 
-/** The cloud observer of this process; without PORTAL_AZURE_SUBSCRIPTION_ID nothing is observed. */
-export function getCloudObserver(): CloudObserver {
+/** This process's reads of Azure, one client and credential for both; undefined without PORTAL_AZURE_SUBSCRIPTION_ID. */
+function azureSide(): AzureSide | undefined {
   const config = loadConfig().azure;
-  if (!config) return UNCONFIGURED;
+  if (!config) return undefined;
   const holder = globalThis as Holder;
   const key = `${config.subscriptionId}@${config.armEndpoint ?? 'azure'}`;
   if (holder[OBSERVER]?.key !== key) {
-    const observer = createArmObserver(config, (error, message) => logger().warn({ err: error }, message));
-    holder[OBSERVER] = { key, observer };
+    const client = lazyStorageClient(config);
+    const observer = createArmObserver(config, (error, message) => logger().warn({ err: error }, message), client);
+    holder[OBSERVER] = { key, observer, names: createArmNameChecker(client) };
   }
-  return holder[OBSERVER].observer;
+  return holder[OBSERVER];
+}
+
+/** The cloud observer of this process; without PORTAL_AZURE_SUBSCRIPTION_ID nothing is observed. */
+export function getCloudObserver(): CloudObserver {
+  return azureSide()?.observer ?? UNCONFIGURED;
+}
+
+/** Azure's storage account name check; undefined when the portal does not talk to Azure. */
+export function getNameChecker(): NameChecker | undefined {
+  return azureSide()?.names;
 }

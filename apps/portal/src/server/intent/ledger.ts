@@ -1,6 +1,7 @@
 import { PlatformUnavailableError } from '../platform/errors';
 import type { Actor, HistoryItem, IntentAction } from '@/lib/platform/intent';
 import type { OwnedFieldChange, OwnedSettings } from '@/lib/platform/owned-settings';
+import type { NameLife } from './name-life';
 
 /**
  * The intent ledger: every accepted action on an account, appended before the portal calls the
@@ -38,6 +39,12 @@ export interface DesiredState {
   at: string;
 }
 
+/** What the ledger knows when a create is about to be recorded. */
+export interface CreateFacts {
+  /** The name's current life: whether intent holds it, and whose it is. */
+  life: NameLife;
+}
+
 export interface IntentLedger {
   /** False for the in-memory ledger: intent is lost when the process ends. */
   readonly durable: boolean;
@@ -45,6 +52,12 @@ export interface IntentLedger {
   ready(): Promise<void>;
   /** Appends an intent with outcome pending. @throws LedgerUnavailableError */
   append(intent: NewIntent): Promise<IntentRecord>;
+  /**
+   * Appends a create once `check` has accepted the facts, in one step: no other create of that name
+   * or by that actor is recorded between the check and the append (in PostgreSQL, one transaction
+   * under advisory locks, so across replicas too). @throws what `check` throws; LedgerUnavailableError
+   */
+  appendCreate(intent: NewIntent, check: (facts: CreateFacts) => void): Promise<IntentRecord>;
   /** Appends the outcome of a recorded intent; an intent has at most one. @throws LedgerUnavailableError */
   settle(id: string, outcome: IntentOutcome): Promise<void>;
   /** Every record of one account, newest first. */

@@ -9,6 +9,7 @@ import {
   type IntentRecord,
   type NewIntent,
 } from './ledger';
+import { nameLife } from './name-life';
 
 /**
  * The ledger in this process's memory: for development and single-replica trials only. It is lost
@@ -23,14 +24,30 @@ export function createMemoryLedger(): IntentLedger {
   const appliedOrder = new Map<string, number>();
   let handedOut: ReadonlyMap<string, Readonly<DesiredState>> | undefined;
 
+  const append = (intent: NewIntent): IntentRecord => {
+    const record: IntentRecord = { ...structuredClone(intent), id: randomUUID(), at: new Date().toISOString() };
+    records.push(record);
+    byId.set(record.id, record);
+    return structuredClone(record);
+  };
+  const lifeOf = (account: string) =>
+    nameLife(
+      records
+        .filter((record) => record.account === account)
+        .reverse()
+        .map((record) => ({ ...record, status: outcomes.get(record.id)?.status ?? 'pending' })),
+    );
+
   return {
     durable: false,
     async ready() {},
     async append(intent: NewIntent) {
-      const record: IntentRecord = { ...structuredClone(intent), id: randomUUID(), at: new Date().toISOString() };
-      records.push(record);
-      byId.set(record.id, record);
-      return structuredClone(record);
+      return append(intent);
+    },
+    async appendCreate(intent, check) {
+      // Nothing is awaited between the check and the append: in one process that is one step.
+      check({ life: lifeOf(intent.account) });
+      return append(intent);
     },
     async settle(id, outcome) {
       const record = byId.get(id);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { JSONValue } from 'postgres';
+import type { ISql, JSONValue } from 'postgres';
 import type { Actor, IntentAction } from '@/lib/platform/intent';
 import type { OwnedFieldChange, OwnedSettings } from '@/lib/platform/owned-settings';
 import { migratePortalDatabase } from '../database/migrations';
@@ -8,12 +8,14 @@ import {
   frozenDesiredStates,
   historyItem,
   LedgerUnavailableError,
+  type CreateFacts,
   type DesiredState,
   type IntentLedger,
   type IntentOutcome,
   type IntentRecord,
   type NewIntent,
 } from './ledger';
+import { nameLife } from './name-life';
 
 interface RecordRow {
   seq: string;
@@ -37,6 +39,20 @@ interface HistoryRow extends RecordRow {
 interface AppliedRow extends RecordRow {
   settled_at: Date;
 }
+
+interface LifeRow {
+  action: IntentAction;
+  actor_subject: string;
+  actor_display: string;
+  status: 'applied' | 'failed' | null;
+}
+
+/**
+ * Advisory lock namespaces (the two-key form, so they never meet the migrations' one-key lock): a
+ * create holds its actor's and its name's for the length of its transaction.
+ */
+const CREATES_BY_ACTOR_LOCK = 7414;
+const CREATES_OF_NAME_LOCK = 7415;
 
 /**
  * Outcomes are read again this far back on every refresh: an outcome's time is taken inside its
@@ -84,6 +100,33 @@ export function createPostgresLedger(databaseUrl: string): IntentLedger {
       throw error instanceof LedgerUnavailableError ? error : new LedgerUnavailableError({ cause: error });
     }
   };
+
+  async function insert(query: ISql, intent: NewIntent): Promise<IntentRecord> {
+    const [row] = await query<RecordRow[]>`
+      insert into portal_intents (id, account, action, actor_subject, actor_display, request_id, desired, changes)
+      values (${randomUUID()}, ${intent.account}, ${intent.action}, ${intent.actor.subject},
+              ${intent.actor.display}, ${intent.requestId},
+              ${intent.desired === null ? null : sql.json(intent.desired as unknown as JSONValue)},
+              ${sql.json(intent.changes as unknown as JSONValue)})
+      returning *`;
+    if (!row) throw new Error('the insert returned no row');
+    return toRecord(row);
+  }
+
+  async function lifeOf(query: ISql, account: string) {
+    const rows = await query<LifeRow[]>`
+      select i.action, i.actor_subject, i.actor_display, o.status
+      from portal_intents i left join portal_intent_outcomes o on o.intent_id = i.id
+      where i.account = ${account}
+      order by i.seq desc`;
+    return nameLife(
+      rows.map((row) => ({
+        action: row.action,
+        status: row.status ?? 'pending',
+        actor: { subject: row.actor_subject, display: row.actor_display },
+      })),
+    );
+  }
 
   /** The last applied record of each account (null desired: deleted), and how far outcomes were read. */
   const latest = new Map<string, { seq: bigint; state: DesiredState | null }>();
@@ -134,18 +177,30 @@ export function createPostgresLedger(databaseUrl: string): IntentLedger {
   return {
     durable: true,
     ready: () => guarded(async () => undefined),
-    append: (intent: NewIntent) =>
-      guarded(async () => {
-        const [row] = await sql<RecordRow[]>`
-          insert into portal_intents (id, account, action, actor_subject, actor_display, request_id, desired, changes)
-          values (${randomUUID()}, ${intent.account}, ${intent.action}, ${intent.actor.subject},
-                  ${intent.actor.display}, ${intent.requestId},
-                  ${intent.desired === null ? null : sql.json(intent.desired as unknown as JSONValue)},
-                  ${sql.json(intent.changes as unknown as JSONValue)})
-          returning *`;
-        if (!row) throw new Error('the insert returned no row');
-        return toRecord(row);
-      }),
+    append: (intent: NewIntent) => guarded(() => insert(sql, intent)),
+    async appendCreate(intent: NewIntent, check: (facts: CreateFacts) => void) {
+      // The check's refusal is the answer, not a ledger failure: it passes through as thrown.
+      let refusal: { error: unknown } | undefined;
+      try {
+        return await guarded(() =>
+          sql.begin(async (tx) => {
+            // Every replica's creates by this actor, and of this name, queue here until this one commits.
+            await tx`select pg_advisory_xact_lock(${CREATES_BY_ACTOR_LOCK}, hashtext(${intent.actor.subject}))`;
+            await tx`select pg_advisory_xact_lock(${CREATES_OF_NAME_LOCK}, hashtext(${intent.account}))`;
+            const facts: CreateFacts = { life: await lifeOf(tx, intent.account) };
+            try {
+              check(facts);
+            } catch (error) {
+              refusal = { error };
+              throw error;
+            }
+            return insert(tx, intent);
+          }),
+        );
+      } catch (error) {
+        throw refusal ? refusal.error : error;
+      }
+    },
     settle: (id: string, outcome: IntentOutcome) =>
       guarded(async () => {
         await sql`

@@ -5,7 +5,7 @@ import { logger } from '../log/logger';
 import type { RequestContext } from '../platform/backend';
 import { PlatformError } from '../platform/errors';
 import { parseResourceName } from '../platform/resource-name';
-import type { NewIntent } from './ledger';
+import type { CreateFacts, NewIntent } from './ledger';
 import { getIntentLedger } from './select-ledger';
 
 /** The person behind a request as the ledger records them: the subject ownership compares, and a name to show. */
@@ -22,15 +22,18 @@ function failureReason(error: unknown): string {
 /**
  * Records the intent, then runs the cluster call, then records how it ended. Nothing reaches the
  * cluster unrecorded: when the ledger cannot take the intent, the action is refused (503). An
- * outcome that cannot be written is logged; the intent then stays pending in the history.
+ * outcome that cannot be written is logged; the intent then stays pending in the history. A create
+ * passes `check`, which the ledger runs in the same step as the append (ledger.appendCreate).
  */
 export async function recordedAction<T>(
   intent: Omit<NewIntent, 'actor' | 'requestId'>,
   context: RequestContext,
   apply: () => Promise<T>,
+  check?: (facts: CreateFacts) => void,
 ): Promise<T> {
   const ledger = getIntentLedger();
-  const record = await ledger.append({ ...intent, actor: actorOf(context.principal), requestId: context.requestId });
+  const full: NewIntent = { ...intent, actor: actorOf(context.principal), requestId: context.requestId };
+  const record = check ? await ledger.appendCreate(full, check) : await ledger.append(full);
   const settle = async (outcome: Parameters<typeof ledger.settle>[1]) => {
     try {
       await ledger.settle(record.id, outcome);

@@ -13,6 +13,7 @@ import { authorize } from '../auth/guard';
 import type { DryRunResult, PlatformBackend, RequestContext } from './backend';
 import { loadConfig } from '../config';
 import { classifiedAccount, classifiedInventory, type Inventory } from '../intent/inventory';
+import { claimNewName, refuseAnotherOwnersName } from '../intent/name-claims';
 import { recordedAction } from '../intent/record-intent';
 import { InvalidRequestError } from './errors';
 import { withinCreateLimits } from './create-limits';
@@ -147,7 +148,9 @@ export async function createStorageAccount(
     const checked = await checkedRequest(backend, input);
     const request = { ...checked, name: checked.name ?? generatedAccountName(checked.application) };
     const desired = ownedFromRequest(request);
-    // The limits first: a refused create is no intent.
+    // A name that is someone else's, or an account's that already exists, is refused before anything is recorded.
+    await claimNewName(request.name, context.principal, backend);
+    // The limits next: a refused create is no intent.
     return withinCreateLimits(
       context.principal,
       loadConfig().createLimits,
@@ -157,6 +160,7 @@ export async function createStorageAccount(
           { account: request.name, action: 'create', desired, changes: ownedChanges(undefined, desired) },
           context,
           () => backend.create(request, context),
+          refuseAnotherOwnersName(request.name, context.principal),
         ),
     );
   };
@@ -170,9 +174,12 @@ export async function createStorageAccount(
   return { item: value, replayed };
 }
 
+/** The review step: validated as a create would be, and a name the request gives is checked as a create checks it. */
 export async function validateStorageAccount(input: unknown, context: RequestContext): Promise<DryRunResult> {
   const backend = getPlatformBackend();
-  return backend.validate(await checkedRequest(backend, input), context);
+  const request = await checkedRequest(backend, input);
+  if (request.name !== undefined) await claimNewName(request.name, context.principal, backend);
+  return backend.validate(request, context);
 }
 
 /** Deletes after checking who may: a requester its own accounts, an admin any. */
