@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+
 export interface LoginThrottleSettings {
   /** Failed logins allowed per (user name, client address) within the window. */
   readonly maxFailuresPerUsername: number;
@@ -22,14 +24,22 @@ export interface LoginAttemptKey {
 /** The counters one attempt touches. */
 export type ThrottleCounter = 'pair' | 'client' | 'user';
 
+/** A fixed-size digest of `parts`: JSON-encoded first, so no two different lists (names with spaces or U+0000 included) meet. */
+function digest(...parts: string[]): string {
+  return createHash('sha256').update(JSON.stringify(parts)).digest('base64url');
+}
+
 /**
- * The key of each counter an attempt touches, the same in every implementation. The user name
- * is JSON-encoded, so no name (one with spaces or U+0000 included) can reach another's key; an
- * address never contains a space.
+ * The key of each counter an attempt touches, the same in every implementation. Keys are digests,
+ * so a counter costs the same whatever the length of the user name an attacker sends, and the
+ * names themselves are never kept.
  */
 export function throttleKeys({ username, client }: LoginAttemptKey): Record<ThrottleCounter, string> {
-  const user = JSON.stringify(username);
-  return { pair: `pair:${client} ${user}`, client: `client:${client}`, user: `user:${user}` };
+  return {
+    pair: `pair:${digest(client, username)}`,
+    client: `client:${digest(client)}`,
+    user: `user:${digest(username)}`,
+  };
 }
 
 /** The limit of a counter. */
@@ -66,7 +76,8 @@ export interface LoginThrottle {
 }
 
 // Enough distinct keys that flooding random user names cannot cheaply evict a real
-// user's counter (the per-client limit still applies to such a flood).
+// user's counter (the per-client limit still applies to such a flood). Keys are digests of one
+// size, so this bounds the counters' memory too.
 const TRACKED_KEYS_PER_KIND = 50_000;
 
 interface Window {
@@ -75,7 +86,12 @@ interface Window {
   endsAt: number;
 }
 
-/** Fixed windows that start at a key's first attempt, in a bounded map that forgets the oldest key first. */
+/**
+ * Fixed windows that start at a key's first attempt, in a bounded map that forgets the oldest key
+ * first. Every window is as long as the others and a key is (re)inserted when its window starts,
+ * so the map holds the windows in the order they end: the ended ones are always at its front,
+ * and each new window sweeps them away.
+ */
 class WindowCounters {
   private readonly windows = new Map<string, Window>();
 
@@ -107,11 +123,20 @@ class WindowCounters {
       window.count += 1;
       return;
     }
+    this.sweepEnded(now);
     this.windows.set(key, { count: 1, endsAt: now + this.windowMs });
     if (this.windows.size > this.capacity) {
       // Maps iterate in insertion order: the first key is the one whose window began longest ago.
       const oldest = this.windows.keys().next().value;
       if (oldest !== undefined) this.windows.delete(oldest);
+    }
+  }
+
+  /** Forgets the windows that ended; stops at the first live one, since the ones after it end later. */
+  private sweepEnded(now: number): void {
+    for (const [key, window] of this.windows) {
+      if (window.endsAt > now) return;
+      this.windows.delete(key);
     }
   }
 

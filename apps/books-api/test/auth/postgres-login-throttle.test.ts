@@ -1,8 +1,12 @@
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { test } from 'node:test';
 import { createPostgresLoginThrottle } from '../../src/auth/postgres-login-throttle.js';
 import { connect } from '../../src/store/postgres/connection.js';
-import { freshDatabase, freshPostgresStore } from '../postgres.js';
+import { buildApp } from '../../src/app.js';
+import { defaultConfig } from '../../src/config.js';
+import { freshDatabase, freshPostgresStore, silentLogger } from '../postgres.js';
+import { hs256Config, login } from './fixtures.js';
 
 const settings = {
   maxFailuresPerUsername: 3,
@@ -55,5 +59,29 @@ test('user names with spaces or U+0000 are counted on their own keys, never on t
   assert.equal((await throttle.reserve({ username: 'a\u0000 b', client })).granted, false);
   for (const other of ['a', 'a b', 'a\u0000', '"a\\u0000 b"']) {
     assert.equal((await throttle.reserve({ username: other, client })).granted, true, JSON.stringify(other));
+  }
+});
+
+test('POST /token on PostgreSQL answers 401 for a user name of any length, and stores none of it', async (t) => {
+  const database = await freshDatabase(t);
+  const config = defaultConfig({ ...(await hs256Config()), database });
+  const app = await buildApp({ config, logger: silentLogger });
+  t.after(() => app.close());
+  await app.postgres?.ready;
+  // Random, so PostgreSQL cannot compress a key that holds the name below its index row limit.
+  const randomName = (characters: number) => randomBytes(characters).toString('base64url').slice(0, characters);
+  const names = [randomName(3000), randomName(16 * 1024), `${randomName(1)}${'\u0001'.repeat(16 * 1024 - 1)}`];
+  for (const username of names) {
+    const response = await login(app, { username, password: 'wrong' });
+    assert.equal(response.statusCode, 401, `${username.length} characters: ${response.body}`);
+    assert.deepEqual(JSON.parse(response.body), { detail: 'Incorrect credentials' });
+  }
+  const sql = connect({ ...database, poolSize: 1 });
+  t.after(() => sql.end());
+  const rows = await sql<{ key: string }[]>`select key from login_failures`;
+  assert.ok(rows.length > 0);
+  for (const { key } of rows) {
+    assert.ok(key.length <= 64, key.slice(0, 100));
+    for (const name of names) assert.ok(!key.includes(name.slice(0, 16)), key.slice(0, 100));
   }
 });
