@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { clientAddressKey } from './client-address-key.js';
 
 export interface LoginThrottleSettings {
   /** Failed logins allowed per (user name, client address) within the window. */
@@ -32,12 +33,14 @@ function digest(...parts: string[]): string {
 /**
  * The key of each counter an attempt touches, the same in every implementation. Keys are digests,
  * so a counter costs the same whatever the length of the user name an attacker sends, and the
- * names themselves are never kept.
+ * names themselves are never kept. The client is counted by clientAddressKey (an IPv6 client by
+ * its /64).
  */
 export function throttleKeys({ username, client }: LoginAttemptKey): Record<ThrottleCounter, string> {
+  const address = clientAddressKey(client);
   return {
-    pair: `pair:${digest(client, username)}`,
-    client: `client:${digest(client)}`,
+    pair: `pair:${digest(address, username)}`,
+    client: `client:${digest(address)}`,
     user: `user:${digest(username)}`,
   };
 }

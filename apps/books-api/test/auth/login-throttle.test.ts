@@ -153,3 +153,14 @@ test('POST /token answers 503 with Retry-After when more logins wait for a passw
   // A refused login was never judged, so it did not use up an attempt; the slots are free again.
   assert.equal((await login(app, { username: READER.username, password: READER.password })).statusCode, 200);
 });
+
+test('POST /token counts an IPv6 client by its /64: moving through its addresses does not reset the limit', async (t) => {
+  const app = await buildTestApp(t, { config: await hs256Config(undefined, { loginThrottle: throttle }) });
+  for (let attempt = 1; attempt <= throttle.maxFailuresPerClient; attempt += 1) {
+    const from = `2001:db8:7:7::${attempt.toString(16)}`;
+    assert.equal((await login(app, { username: `user-${attempt}`, password: 'guess' }, from)).statusCode, 401);
+  }
+  assertThrottled(await login(app, { username: 'user-next', password: 'guess' }, '2001:db8:7:7:ffff::1'));
+  const neighbour = await login(app, { username: READER.username, password: READER.password }, '2001:db8:7:8::1');
+  assert.equal(neighbour.statusCode, 200, 'the next /64 is another client');
+});
