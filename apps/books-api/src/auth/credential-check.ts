@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { hashPassword, verifyPassword } from './password-hashing.js';
+import { isUserNameTooLong } from './user-name.js';
 import type { UserAccount, UserDirectory } from './users-file.js';
 
 export interface CredentialCheck {
@@ -26,7 +27,8 @@ export async function createCredentialCheck(users: UserDirectory): Promise<Crede
   const unknownUserHash = await processDummyHash();
   return {
     async check(username, password) {
-      const account = users.get(username);
+      // A name over the limit is no user's: checked against the dummy hash like an unknown one.
+      const account = isUserNameTooLong(username) ? undefined : users.get(username);
       const matches = await verifyPassword(account?.passwordHash ?? unknownUserHash, password);
       return account !== undefined && matches ? account : null;
     },

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { describeArgon2idHashProblem } from './password-hashing.js';
 import { AuthStartupError } from './startup-error.js';
+import { isUserNameTooLong, MAX_USERNAME_CHARACTERS } from './user-name.js';
 
 export interface UserAccount {
   readonly username: string;
@@ -58,6 +59,9 @@ export async function loadUserDirectory(path: string | undefined): Promise<UserD
     const { username, password_hash: passwordHash, roles = [] } = record;
     if (typeof username !== 'string' || username.length === 0) {
       throw new UsersFileError(`${at} field "username" must be a non-empty string`);
+    }
+    if (isUserNameTooLong(username)) {
+      throw new UsersFileError(`${at} field "username" is longer than ${MAX_USERNAME_CHARACTERS} characters`);
     }
     const hashProblem = describeArgon2idHashProblem(passwordHash);
     if (hashProblem !== null) {

@@ -2,6 +2,7 @@ import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import Type from 'typebox';
 import { parseLoginForm, type LoginForm } from '../auth/login-form.js';
+import { userNameForLog } from '../auth/user-name.js';
 import { createVerificationSlots, VerificationQueueFullError } from '../auth/verification-slots.js';
 import {
   incorrectCredentials,
@@ -147,7 +148,7 @@ export default async function tokenRoutes(app: FastifyInstance) {
         throw error;
       }
       if (account === null) {
-        request.log.info({ username: form.username }, 'failed login');
+        request.log.info({ username: userNameForLog(form.username) }, 'failed login');
         throw incorrectCredentials();
       }
       await throttle.release(attempt);

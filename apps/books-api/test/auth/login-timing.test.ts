@@ -16,7 +16,7 @@ function median(values: number[]): number {
  * verification against the dummy hash, like a wrong password. Without the dummy hash the
  * unknown-user login would be hundreds of times faster, far outside the generous band.
  */
-test('POST /token takes about as long for an unknown user as for a wrong password', async (t) => {
+test('POST /token takes about as long for an unknown user, or a name over 256 characters, as for a wrong password', async (t) => {
   const limits = {
     maxFailuresPerUsername: 1_000,
     maxFailuresPerClient: 1_000,
@@ -33,10 +33,12 @@ test('POST /token takes about as long for an unknown user as for a wrong passwor
   await timeLogin(READER.username); // warm-up
   const wrongPassword: number[] = [];
   const unknownUser: number[] = [];
+  const overLongName: number[] = [];
   // Interleaved, so background load on the machine affects both series alike.
   for (let sample = 0; sample < SAMPLES; sample += 1) {
     wrongPassword.push(await timeLogin(READER.username));
     unknownUser.push(await timeLogin(`unknown-${sample}`));
+    overLongName.push(await timeLogin(`${READER.username}${'x'.repeat(300)}-${sample}`));
   }
   const ratio = median(unknownUser) / median(wrongPassword);
   t.diagnostic(
@@ -45,5 +47,11 @@ test('POST /token takes about as long for an unknown user as for a wrong passwor
   assert.ok(
     ratio > 0.5 && ratio < 2,
     `unknown-user / wrong-password median ratio ${ratio.toFixed(2)} is outside 0.5-2`,
+  );
+  const overLongRatio = median(overLongName) / median(wrongPassword);
+  t.diagnostic(`over-long name ${median(overLongName).toFixed(1)} ms, ratio ${overLongRatio.toFixed(2)}`);
+  assert.ok(
+    overLongRatio > 0.5 && overLongRatio < 2,
+    `over-long-name / wrong-password median ratio ${overLongRatio.toFixed(2)} is outside 0.5-2`,
   );
 });

@@ -112,6 +112,11 @@ test('the server refuses a users file it cannot use, naming the file, the entry 
       [/entry \[1\] field "username": "someone" is already defined by entry \[0\]/],
     ],
     [
+      'user name over 256 characters',
+      await writeScratchFile('users.json', JSON.stringify([await entry({ username: '\u{1d49c}'.repeat(257) })])),
+      [/entry \[0\] field "username" is longer than 256 characters/],
+    ],
+    [
       'unknown field',
       await writeScratchFile('users.json', JSON.stringify([await entry({ password: 'pw' })])),
       [/entry \[0\] has the unknown field "password"/],
