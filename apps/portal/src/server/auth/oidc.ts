@@ -1,6 +1,7 @@
 import 'server-only';
 import * as client from 'openid-client';
 import type { Principal } from '@/lib/auth/permissions';
+import { processWide } from '../process-wide';
 import type { OidcSettings } from './auth-config';
 import { groupsFromClaims, identityFromClaims, roleFromGroups, type RoleMapping } from './role-mapping';
 import { CALLBACK_PATH, SIGNED_OUT_PATH } from './sign-in-paths';
@@ -19,12 +20,9 @@ export interface SignInTransaction {
   returnTo: string;
 }
 
-const CONFIGURATIONS = Symbol.for('books-portal.oidc-configurations');
-
 /** The provider's discovered configuration, fetched once per process (a failure is retried next time). */
 export function oidcConfiguration(settings: OidcSettings): Promise<client.Configuration> {
-  const holder = globalThis as typeof globalThis & { [CONFIGURATIONS]?: Map<string, Promise<client.Configuration>> };
-  const cache = (holder[CONFIGURATIONS] ??= new Map<string, Promise<client.Configuration>>());
+  const cache = processWide('oidc-configurations', () => new Map<string, Promise<client.Configuration>>());
   const key = `${settings.issuer.href} ${settings.clientId}`;
   let configuration = cache.get(key);
   if (!configuration) {

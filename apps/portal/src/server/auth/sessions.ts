@@ -1,5 +1,6 @@
 import 'server-only';
 import type { Principal } from '@/lib/auth/permissions';
+import { processWide } from '../process-wide';
 import type { SessionSettings } from './auth-config';
 import { createPostgresSessionStore } from './postgres-session-store';
 import { seal, unseal } from './sealed-token';
@@ -25,14 +26,10 @@ export function cookieOptions(settings: SessionSettings, expires: Date): CookieO
   return { httpOnly: true, sameSite: 'lax', secure: settings.secure, path: '/', expires };
 }
 
-// The proxy and the route handlers are bundled separately but run in one process; keeping the
-// store on globalThis makes them share it (one Map, one connection pool) instead of one each.
-const STORES = Symbol.for('books-portal.session-stores');
-type StoreRegistry = Map<string, SessionStore>;
-
+// The proxy and the route handlers are bundled separately but run in one process: one registry
+// makes them share a store (one Map, one connection pool) instead of one each.
 export function getSessionStore(settings: SessionSettings): SessionStore {
-  const holder = globalThis as typeof globalThis & { [STORES]?: StoreRegistry };
-  const registry = (holder[STORES] ??= new Map<string, SessionStore>());
+  const registry = processWide('session-stores', () => new Map<string, SessionStore>());
   const key = settings.databaseUrl ?? 'memory';
   let store = registry.get(key);
   if (!store) {

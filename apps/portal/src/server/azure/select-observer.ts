@@ -1,19 +1,19 @@
 import 'server-only';
 import { loadConfig } from '../config';
 import { logger } from '../log/logger';
+import { processWide } from '../process-wide';
 import { lazyStorageClient } from './arm-client';
 import { createArmObserver } from './arm-observer';
 import type { CloudObserver, CloudSnapshot } from './cloud-observer';
 import { createArmNameChecker, type NameChecker } from './name-availability';
 
 // Shared by the route handlers and the pages of one process, as the ledger is.
-const OBSERVER = Symbol.for('books-portal.cloud-observer');
 interface AzureSide {
   key: string;
   observer: CloudObserver;
   names: NameChecker;
 }
-type Holder = typeof globalThis & { [OBSERVER]?: AzureSide };
+const holder = (): { current?: AzureSide } => processWide('cloud-observer', () => ({}));
 
 // One object, so what is derived from a snapshot can be kept while it stays the same.
 const NOTHING_OBSERVED: CloudSnapshot = Object.freeze({ status: 'unconfigured' });
@@ -26,14 +26,14 @@ const UNCONFIGURED: CloudObserver = {
 function azureSide(): AzureSide | undefined {
   const config = loadConfig().azure;
   if (!config) return undefined;
-  const holder = globalThis as Holder;
+  const side = holder();
   const key = `${config.subscriptionId}@${config.armEndpoint ?? 'azure'}`;
-  if (holder[OBSERVER]?.key !== key) {
+  if (side.current?.key !== key) {
     const client = lazyStorageClient(config);
     const observer = createArmObserver(config, (error, message) => logger().warn({ err: error }, message), client);
-    holder[OBSERVER] = { key, observer, names: createArmNameChecker(client) };
+    side.current = { key, observer, names: createArmNameChecker(client) };
   }
-  return holder[OBSERVER];
+  return side.current;
 }
 
 /** The cloud observer of this process; without PORTAL_AZURE_SUBSCRIPTION_ID nothing is observed. */

@@ -36,16 +36,15 @@ export interface Inventory {
 }
 
 // Pages and route handlers are bundled apart but share one process, and so this time.
-const LAST_CLUSTER_READ = Symbol.for('books-portal.last-cluster-read');
-type Holder = typeof globalThis & { [LAST_CLUSTER_READ]?: string };
+const lastRead = (): { at?: string } => processWide('last-cluster-read', () => ({}));
 
 function clusterReadNow(): string {
   const now = new Date().toISOString();
-  (globalThis as Holder)[LAST_CLUSTER_READ] = now;
+  lastRead().at = now;
   return now;
 }
 
-const lastClusterRead = (): string | undefined => (globalThis as Holder)[LAST_CLUSTER_READ];
+const lastClusterRead = (): string | undefined => lastRead().at;
 
 // The cluster cache may throw errors made by another copy of the errors module (a separate bundle),
 // which only PlatformError itself recognises: the status says which kind it is.

@@ -1,18 +1,17 @@
 import 'server-only';
 import { loadConfig } from '../config';
 import { logger } from '../log/logger';
+import { processWide } from '../process-wide';
 import type { IntentLedger } from './ledger';
 import { createMemoryLedger } from './memory-ledger';
 import { createPostgresLedger } from './postgres-ledger';
 
 // The proxy, the route handlers and the pages are bundled separately but run in one process; the
-// ledger lives on globalThis so they share one (one memory, one connection pool) instead of one each.
-const LEDGERS = Symbol.for('books-portal.intent-ledgers');
-type Holder = typeof globalThis & { [LEDGERS]?: Map<string, IntentLedger> };
+// ledger is process-wide so they share one (one memory, one connection pool) instead of one each.
 
 /** This process's ledger: PostgreSQL with PORTAL_DATABASE_URL, otherwise memory (not durable). */
 export function getIntentLedger(): IntentLedger {
-  const registry = ((globalThis as Holder)[LEDGERS] ??= new Map<string, IntentLedger>());
+  const registry = processWide('intent-ledgers', () => new Map<string, IntentLedger>());
   const { databaseUrl } = loadConfig();
   const key = databaseUrl ?? 'memory';
   let ledger = registry.get(key);

@@ -2,6 +2,7 @@ import 'server-only';
 import type { Logger } from 'pino';
 import type { ResourceGroup, StorageAccount } from '@/lib/platform/types';
 import { logger } from '../log/logger';
+import { processWide } from '../process-wide';
 import { toStorageAccount } from '../platform/account-mapper';
 import type { AccountObject } from '../platform/account-object';
 import { SharedValues } from '../shared-values';
@@ -81,32 +82,30 @@ export function createClusterCache(client: ClusterClient, baseLogger: Logger = l
   };
 }
 
-// Next.js may load a server module once per bundle (route handlers, pages); the process-wide cache
-// lives on globalThis so every copy shares one, with one set of watches.
-const REGISTRY = Symbol.for('books-portal.cluster-cache');
+// Next.js may load a server module once per bundle (route handlers, pages); the cache is
+// process-wide so every copy shares one, with one set of watches.
 interface Registry {
-  key: string;
-  cache: ClusterCache;
+  current?: { key: string; cache: ClusterCache };
 }
-type WithRegistry = typeof globalThis & { [REGISTRY]?: Registry };
+const registry = (): Registry => processWide<Registry>('cluster-cache', () => ({}));
 
 /**
  * The process's cache for the cluster `key` names (API server and credentials), started on first
  * use. Another key (a test pointing at another cluster) stops the previous cache first.
  */
 export function processClusterCache(key: string, client: ClusterClient): ClusterCache {
-  const holder = globalThis as WithRegistry;
-  const current = holder[REGISTRY];
+  const holder = registry();
+  const current = holder.current;
   if (current?.key === key) return current.cache;
   current?.cache.stop();
   const cache = createClusterCache(client);
-  holder[REGISTRY] = { key, cache };
+  holder.current = { key, cache };
   cache.start();
   return cache;
 }
 
 /** The health of this process's cache, or undefined when it has none (development mode, no cluster). */
 export function clusterCacheHealth(): ClusterCacheHealth | undefined {
-  const cache = (globalThis as WithRegistry)[REGISTRY]?.cache;
+  const cache = registry().current?.cache;
   return cache ? { accounts: cache.accounts.health(), resourceGroups: cache.resourceGroups.health() } : undefined;
 }
