@@ -14,9 +14,13 @@ import type { Page } from 'playwright-core';
 import { startStandIn, type StandIn } from '../kube-stand-in/index';
 import { freePort, startPortalServer, type PortalServer } from '../kube-stand-in/portal-server';
 import { PORTAL_KEYS } from '../src/lib/platform/account-manifest';
-import { seal, unseal } from '../src/server/auth/sealed-token';
 import { launchBrowser, screenshot, waitForStreamedContent, type BrowserSession } from './harness';
+import { importServerModule } from './server-modules';
 import { startTestIdentityProvider, type TestIdentityProvider, type TestUser } from './test-identity-provider';
+
+const { seal, unseal } = await importServerModule<typeof import('../src/server/auth/sealed-token')>(
+  '../src/server/auth/sealed-token.ts',
+);
 
 const SESSION_COOKIE = 'portal-session';
 const SESSION_SECRET = randomBytes(48).toString('base64');

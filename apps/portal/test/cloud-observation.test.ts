@@ -38,11 +38,15 @@ async function observeOnce(): Promise<Observed> {
     HOME: cluster.directory,
     ...armClientEnvironment(cluster.standIn, cluster.caPath),
   };
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', 'test/fixtures/observe-once.ts'], {
-    cwd: portalDir,
-    env,
-    timeout: 60_000,
-  });
+  const { stdout } = await run(
+    process.execPath,
+    ['--conditions=react-server', '--import', 'tsx', 'test/fixtures/observe-once.ts'],
+    {
+      cwd: portalDir,
+      env,
+      timeout: 60_000,
+    },
+  );
   return JSON.parse(stdout) as Observed;
 }
 

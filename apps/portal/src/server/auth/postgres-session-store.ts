@@ -1,3 +1,4 @@
+import 'server-only';
 import type { JSONValue } from 'postgres';
 import type { Principal } from '@/lib/auth/permissions';
 import { openPortalPool } from '../database/pool';

@@ -1,3 +1,4 @@
+import 'server-only';
 import type { Role } from '@/lib/auth/permissions';
 
 /** How provider groups become portal roles (PORTAL_ROLES_CLAIM, PORTAL_ADMIN_GROUPS, PORTAL_REQUESTER_GROUPS). */

@@ -1,3 +1,4 @@
+import 'server-only';
 import { hkdfSync } from 'node:crypto';
 import { EncryptJWT, jwtDecrypt, type JWTPayload } from 'jose';
 

@@ -1,3 +1,5 @@
+import 'server-only';
+
 /** Where the sign-in flow lives; the redirect URI is the contract's `<PORTAL_PUBLIC_URL>/api/auth/callback/oidc`. */
 export const SIGN_IN_PATH = '/api/auth/signin';
 export const CALLBACK_PATH = '/api/auth/callback/oidc';

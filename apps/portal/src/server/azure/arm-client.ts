@@ -1,3 +1,4 @@
+import 'server-only';
 import type { StorageManagementClient } from '@azure/arm-storage';
 
 /** Where the portal's Azure calls go (PORTAL_AZURE_SUBSCRIPTION_ID, PORTAL_AZURE_ARM_ENDPOINT). */

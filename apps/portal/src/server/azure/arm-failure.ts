@@ -1,3 +1,5 @@
+import 'server-only';
+
 /** Why a call to Azure failed, for people: never a token or a raw stack; and when to try again if Azure said. */
 export function armFailure(error: unknown): { reason: string; retryAfterMs?: number } {
   const status = (error as { statusCode?: unknown }).statusCode;

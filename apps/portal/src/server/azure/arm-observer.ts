@@ -1,3 +1,4 @@
+import 'server-only';
 import type { StorageManagementClient } from '@azure/arm-storage';
 import { lazyStorageClient, type ArmClientSettings } from './arm-client';
 import { createCloudObserver, type CloudObserver } from './cloud-observer';

@@ -1,3 +1,4 @@
+import 'server-only';
 import type { StorageAccount as ArmStorageAccount } from '@azure/arm-storage';
 import type { OwnedSettings } from '@/lib/platform/owned-settings';
 

@@ -1,3 +1,4 @@
+import 'server-only';
 import type { StorageAccount as ArmStorageAccount } from '@azure/arm-storage';
 import { armFailure } from './arm-failure';
 import { toCloudAccount, type CloudAccount } from './cloud-account';

@@ -1,3 +1,4 @@
+import 'server-only';
 import type { StorageManagementClient } from '@azure/arm-storage';
 import { armFailure } from './arm-failure';
 

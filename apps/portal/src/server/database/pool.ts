@@ -1,3 +1,4 @@
+import 'server-only';
 import { reconnectDelaySeconds } from '@books/shared-rules';
 import postgres, { type Sql } from 'postgres';
 

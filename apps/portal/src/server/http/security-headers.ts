@@ -1,3 +1,5 @@
+import 'server-only';
+
 /**
  * The portal's response headers for browsers (the contract's "Security defaults"). src/proxy.ts
  * sets them on every page and API answer; the nonce reaches Next.js (which puts it on its own

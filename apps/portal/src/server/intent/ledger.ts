@@ -1,3 +1,4 @@
+import 'server-only';
 import { PlatformUnavailableError } from '../platform/errors';
 import type { Actor, HistoryItem, IntentAction } from '@/lib/platform/intent';
 import type { OwnedFieldChange, OwnedSettings } from '@/lib/platform/owned-settings';

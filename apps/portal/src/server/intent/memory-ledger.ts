@@ -1,3 +1,4 @@
+import 'server-only';
 import { randomUUID } from 'node:crypto';
 import type { HistoryItem } from '@/lib/platform/intent';
 import {

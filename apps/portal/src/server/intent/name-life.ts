@@ -1,3 +1,4 @@
+import 'server-only';
 import type { Actor, IntentAction, IntentStatus } from '@/lib/platform/intent';
 
 /**

@@ -1,3 +1,4 @@
+import 'server-only';
 import { randomUUID } from 'node:crypto';
 import type { ISql, JSONValue } from 'postgres';
 import type { Actor, IntentAction } from '@/lib/platform/intent';
