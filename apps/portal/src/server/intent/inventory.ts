@@ -11,6 +11,7 @@ import { getPlatformBackend } from '../platform/select-backend';
 import { processWide } from '../process-wide';
 import { SharedValues } from '../shared-values';
 import type { DesiredState } from './ledger';
+import { withLedgerOwner } from './ownership';
 import { getIntentLedger } from './select-ledger';
 
 /**
@@ -143,7 +144,7 @@ function accountFromSettings(
 
 function fromIntent(state: Readonly<DesiredState>, extra: Partial<StorageAccount> = {}): StorageAccount {
   return accountFromSettings(state.account, state.desired, 'ledger', {
-    requestedBy: state.actor.display,
+    ...(state.owner ? { requestedBy: state.owner.display, requestedBySubject: state.owner.subject } : {}),
     stateDetail: 'No cluster object: this is the intent the portal recorded',
     ...extra,
   });
@@ -200,14 +201,15 @@ export function classifyInventory(
   for (const account of accounts) {
     const azureName = account.externalName ?? account.name;
     seenInAzure.add(azureName.toLowerCase());
-    const intent = intents.get(account.name)?.desired;
+    const state = intents.get(account.name);
+    const intent = state?.desired;
     const classification = classify({
       clusterAvailable: true,
       ...(intent ? { intent } : {}),
       cluster: clusterSide(account),
       cloud: cloudSide(snapshot, azureName),
     });
-    items.push(classified({ ...account, source: 'cluster' }, classification));
+    items.push(classified({ ...withLedgerOwner(account, state), source: 'cluster' }, classification));
   }
   const inCluster = new Set(accounts.map((account) => account.name));
   for (const [name, state] of intents) {
@@ -309,7 +311,7 @@ export async function classifiedAccount(rawName: string): Promise<StorageAccount
     clusterReadNow();
     const azureName = account.externalName ?? account.name;
     return classified(
-      { ...account, source: 'cluster' },
+      { ...withLedgerOwner(account, state), source: 'cluster' },
       classify({
         clusterAvailable: true,
         ...(state ? { intent: state.desired } : {}),

@@ -36,8 +36,14 @@ export interface DesiredState {
   /** The record it comes from. */
   recordId: string;
   action: IntentAction;
+  /** Who asked for that record: the last actor, not necessarily the owner. */
   actor: Actor;
   at: string;
+  /**
+   * Whose account it is: the actor of the applied create or adopt since its last applied delete
+   * (name-life.ts). Absent when the ledger holds neither, for an account created before the ledger.
+   */
+  owner?: Actor;
 }
 
 /** What the ledger knows when a create is about to be recorded. */

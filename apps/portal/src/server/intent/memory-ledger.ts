@@ -10,7 +10,7 @@ import {
   type IntentRecord,
   type NewIntent,
 } from './ledger';
-import { nameLife } from './name-life';
+import { nameLife, type LifeRecord } from './name-life';
 
 /**
  * The ledger in this process's memory: for development and single-replica trials only. It is lost
@@ -31,12 +31,14 @@ export function createMemoryLedger(): IntentLedger {
     byId.set(record.id, record);
     return structuredClone(record);
   };
-  const lifeOf = (account: string) =>
+  /** The name's life from its records, or from its applied ones only (what desired state rests on). */
+  const lifeOf = (account: string, only?: 'applied') =>
     nameLife(
       records
         .filter((record) => record.account === account)
-        .reverse()
-        .map((record) => ({ ...record, status: outcomes.get(record.id)?.status ?? 'pending' })),
+        .map((record): LifeRecord => ({ ...record, status: outcomes.get(record.id)?.status ?? 'pending' }))
+        .filter((record) => only === undefined || record.status === only)
+        .reverse(),
     );
 
   return {
@@ -56,22 +58,28 @@ export function createMemoryLedger(): IntentLedger {
       if (outcomes.has(id)) throw new Error(`Intent ${id} already has an outcome`);
       outcomes.set(id, { ...outcome, at: new Date().toISOString() });
       if (outcome.status !== 'applied') return;
+      handedOut = undefined;
       // The later record wins, whichever outcome arrived first: that is the order people asked in.
       const index = records.indexOf(record);
-      if ((appliedOrder.get(record.account) ?? -1) > index) return;
-      appliedOrder.set(record.account, index);
-      handedOut = undefined;
-      if (record.desired === null) desired.delete(record.account);
-      else {
-        desired.set(record.account, {
-          account: record.account,
-          desired: record.desired,
-          recordId: record.id,
-          action: record.action,
-          actor: record.actor,
-          at: record.at,
-        });
+      if ((appliedOrder.get(record.account) ?? -1) < index) {
+        appliedOrder.set(record.account, index);
+        if (record.desired === null) desired.delete(record.account);
+        else {
+          desired.set(record.account, {
+            account: record.account,
+            desired: record.desired,
+            recordId: record.id,
+            action: record.action,
+            actor: record.actor,
+            at: record.at,
+          });
+        }
       }
+      const state = desired.get(record.account);
+      if (!state) return;
+      const { owner } = lifeOf(record.account, 'applied');
+      if (owner) state.owner = owner;
+      else delete state.owner;
     },
     async history(account): Promise<HistoryItem[]> {
       return records

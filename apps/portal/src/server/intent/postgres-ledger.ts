@@ -131,6 +131,9 @@ export function createPostgresLedger(databaseUrl: string): IntentLedger {
 
   /** The last applied record of each account (null desired: deleted), and how far outcomes were read. */
   const latest = new Map<string, { seq: bigint; state: DesiredState | null }>();
+  /** Per account, the newest applied create or adopt, and the newest applied delete: its owner (name-life.ts). */
+  const lifeStarts = new Map<string, { seq: bigint; actor: Actor }>();
+  const lifeEnds = new Map<string, bigint>();
   let readUpTo: Date | undefined;
   let handedOut: ReadonlyMap<string, Readonly<DesiredState>> | undefined;
   let refreshing: Promise<void> | undefined;
@@ -163,9 +166,26 @@ export function createPostgresLedger(databaseUrl: string): IntentLedger {
                 },
         });
       }
+      if (row.action === 'create' || row.action === 'adopt') {
+        const start = lifeStarts.get(row.account);
+        if (!start || start.seq < seq) {
+          lifeStarts.set(row.account, { seq, actor: { subject: row.actor_subject, display: row.actor_display } });
+          handedOut = undefined;
+        }
+      } else if (row.action === 'delete' && (lifeEnds.get(row.account) ?? -1n) < seq) {
+        lifeEnds.set(row.account, seq);
+        handedOut = undefined;
+      }
       const settled = new Date(row.settled_at);
       if (!readUpTo || settled > readUpTo) readUpTo = settled;
     }
+  }
+
+  /** The state with its owner: the newest applied create or adopt, unless a delete was applied after it. */
+  function withOwner(state: DesiredState): DesiredState {
+    const start = lifeStarts.get(state.account);
+    if (!start || start.seq < (lifeEnds.get(state.account) ?? -1n)) return state;
+    return { ...state, owner: start.actor };
   }
 
   const refresh = () => {
@@ -229,11 +249,11 @@ export function createPostgresLedger(databaseUrl: string): IntentLedger {
     async desired(account: string) {
       await refresh();
       const state = latest.get(account)?.state;
-      return state ? structuredClone(state) : undefined;
+      return state ? structuredClone(withOwner(state)) : undefined;
     },
     async desiredAll() {
       await refresh();
-      handedOut ??= frozenDesiredStates([...latest.values()].flatMap(({ state }) => (state ? [state] : [])));
+      handedOut ??= frozenDesiredStates([...latest.values()].flatMap(({ state }) => (state ? [withOwner(state)] : [])));
       return handedOut;
     },
     async close() {

@@ -9,7 +9,7 @@ import {
   PORTAL_KEYS,
 } from '@/lib/platform/account-manifest';
 import { fieldsDifferingFromIntent } from '@/lib/platform/classification';
-import type { IntentAction } from '@/lib/platform/intent';
+import type { Actor, IntentAction } from '@/lib/platform/intent';
 import { ownedChanges, ownedFromView, type OwnedFieldChange, type OwnedSettings } from '@/lib/platform/owned-settings';
 import type { StorageAccount } from '@/lib/platform/types';
 import { authorize } from '../auth/guard';
@@ -20,7 +20,8 @@ import { ConflictError, ForbiddenError, InvalidRequestError, NotFoundError, Plat
 import { staleVersion } from '../platform/account-change-plan';
 import { parseResourceName } from '../platform/resource-name';
 import { getPlatformBackend } from '../platform/select-backend';
-import { recordedAction } from './record-intent';
+import { ownerOf } from './ownership';
+import { actorOf, recordedAction } from './record-intent';
 import { unclaimedCloudAccount } from './inventory';
 import { getIntentLedger } from './select-ledger';
 
@@ -93,10 +94,17 @@ function ownershipLabels(desired: OwnedSettings): Record<string, string> {
   };
 }
 
+/** Who owns the account, on the object for people and kubectl; nothing when the ledger does not know. */
+function ownerAnnotations(owner: Actor | undefined): Record<string, string> {
+  return owner ? { [PORTAL_KEYS.requestedBy]: owner.display, [PORTAL_KEYS.requestedBySubject]: owner.subject } : {};
+}
+
+/** Who did this remediation: recorded apart from the owner, whom it never changes. */
 function provenance(action: IntentAction, context: RequestContext): Record<string, string> {
   const now = new Date().toISOString();
   return {
     [CHANGE_KEYS.changedBy]: context.requestedBy,
+    [CHANGE_KEYS.changedBySubject]: context.principal.subject,
     [CHANGE_KEYS.changedAt]: now,
     [CHANGE_KEYS.changeRequestId]: context.requestId,
     [`${PORTAL_KEYS.requestId.split('/')[0]}/last-remediation`]: action,
@@ -112,6 +120,7 @@ function applyDesired(
   desired: OwnedSettings,
   action: IntentAction,
   context: RequestContext,
+  owner: Actor | undefined,
   extraSpec: Record<string, unknown> = {},
 ): ClusterWrite {
   const forProvider = forProviderOf(desired);
@@ -122,7 +131,11 @@ function applyDesired(
       metadata: {
         ...(resourceVersion ? { resourceVersion } : {}),
         labels: ownershipLabels(desired),
-        annotations: { ...provenance(action, context), [CHANGE_KEYS.lastApplied]: JSON.stringify(forProvider) },
+        annotations: {
+          ...ownerAnnotations(owner),
+          ...provenance(action, context),
+          [CHANGE_KEYS.lastApplied]: JSON.stringify(forProvider),
+        },
       },
       spec: { ...extraSpec, forProvider },
     },
@@ -136,6 +149,7 @@ function newAccount(
   action: IntentAction,
   context: RequestContext,
   observeOnly: boolean,
+  owner: Actor | undefined,
 ): ClusterWrite {
   const forProvider = forProviderOf(desired);
   if (forProvider['networkRules'] === null) delete forProvider['networkRules'];
@@ -151,8 +165,11 @@ function newAccount(
           // Crossplane takes over the Azure account of this name instead of creating one.
           [PORTAL_KEYS.externalName]: externalName,
           [PORTAL_KEYS.requestId]: context.requestId,
-          [PORTAL_KEYS.requestedBy]: context.requestedBy,
+          ...ownerAnnotations(owner),
           [PORTAL_KEYS.requestedAt]: new Date().toISOString(),
+          [CHANGE_KEYS.changedBy]: context.requestedBy,
+          [CHANGE_KEYS.changedBySubject]: context.principal.subject,
+          [CHANGE_KEYS.changeRequestId]: context.requestId,
           [`${PORTAL_KEYS.requestId.split('/')[0]}/last-remediation`]: action,
         },
       },
@@ -170,6 +187,8 @@ function newAccount(
 interface Situation {
   name: string;
   intent?: OwnedSettings;
+  /** The ledger's owner of the account, kept by every remediation but adopt. */
+  owner?: Actor;
   account?: StorageAccount;
   cloud?: Partial<OwnedSettings>;
 }
@@ -199,14 +218,19 @@ export function planRemediation(
   resourceVersion: string | undefined,
   context: RequestContext,
 ): RemediationPlan {
-  const { name, intent, account, cloud } = situation;
+  const { name, intent, account, cloud, owner } = situation;
   switch (action) {
     case 'restore-intent': {
       if (!intent) throw missing(name, action, 'the portal has no intent for it; accept what is there instead');
       if (!account) throw missing(name, action, 'it has no cluster object; recreate it instead');
       const fields = fieldsDifferingFromIntent(intent, account.desired);
       const changes = ownedChanges(account.desired as OwnedSettings, intent).filter((c) => fields.includes(c.field));
-      return { action, desired: intent, changes, write: applyDesired(name, resourceVersion, intent, action, context) };
+      return {
+        action,
+        desired: intent,
+        changes,
+        write: applyDesired(name, resourceVersion, intent, action, context, owner),
+      };
     }
     case 'accept-cloud': {
       if (!account) throw missing(name, action, 'it has no cluster object to apply the values to');
@@ -214,7 +238,7 @@ export function planRemediation(
       const source = cloud ?? (Object.keys(account.reported).length > 0 ? account.reported : account.desired);
       const desired = { ...(intent ?? ownedFromView(source)), ...source };
       const changes = ownedChanges(intent, desired);
-      return { action, desired, changes, write: applyDesired(name, resourceVersion, desired, action, context) };
+      return { action, desired, changes, write: applyDesired(name, resourceVersion, desired, action, context, owner) };
     }
     case 'recreate': {
       if (!intent) throw missing(name, action, 'the portal has no intent for it');
@@ -223,7 +247,7 @@ export function planRemediation(
         action,
         desired: intent,
         changes: ownedChanges(undefined, intent),
-        write: newAccount(name, name, intent, action, context, false),
+        write: newAccount(name, name, intent, action, context, false, owner),
       };
     }
     case 'adopt': {
@@ -240,7 +264,8 @@ export function planRemediation(
         action,
         desired,
         changes: ownedChanges(undefined, desired),
-        write: newAccount(name, name, desired, action, context, true),
+        // The adopting admin becomes the owner, as the ledger records.
+        write: newAccount(name, name, desired, action, context, true, actorOf(context.principal)),
       };
     }
     case 'manage': {
@@ -251,7 +276,7 @@ export function planRemediation(
         action,
         desired: intent,
         changes: ownedChanges(undefined, intent),
-        write: applyDesired(name, resourceVersion, intent, action, context, { managementPolicies: ['*'] }),
+        write: applyDesired(name, resourceVersion, intent, action, context, owner, { managementPolicies: ['*'] }),
       };
     }
   }
@@ -296,14 +321,20 @@ export async function remediate(
         : undefined
       : (await unclaimedCloudAccount(snapshot, name))?.settings;
   if (!account && !state && !cloud) throw new NotFoundError(`Storage account "${name}" was not found`);
-  // A requester remediates what it requested; admins anything (adopt and manage check admin themselves).
-  authorize(context.principal, 'change', account ?? { ...(state ? { requestedBy: state.actor.display } : {}) });
+  // A requester remediates what it owns, by the ledger's record; admins anything (adopt and manage check admin themselves).
+  authorize(context.principal, 'change', ownerOf(state, account));
   if (resourceVersion && account?.resourceVersion && resourceVersion !== account.resourceVersion) {
     throw staleVersion(name, resourceVersion, account.resourceVersion);
   }
   const plan = planRemediation(
     action,
-    { name, ...(state ? { intent: state.desired } : {}), ...(account ? { account } : {}), ...(cloud ? { cloud } : {}) },
+    {
+      name,
+      ...(state ? { intent: state.desired } : {}),
+      ...(state?.owner ? { owner: state.owner } : {}),
+      ...(account ? { account } : {}),
+      ...(cloud ? { cloud } : {}),
+    },
     resourceVersion ?? account?.resourceVersion,
     context,
   );

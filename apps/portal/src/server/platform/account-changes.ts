@@ -4,6 +4,7 @@ import { ownedChanges, ownedFromView, withChange } from '@/lib/platform/owned-se
 import type { StorageAccount } from '@/lib/platform/types';
 import type { ChangeResult, RequestContext } from './backend';
 import { authorize } from '../auth/guard';
+import { ownerOf } from '../intent/ownership';
 import { recordedAction } from '../intent/record-intent';
 import { getIntentLedger } from '../intent/select-ledger';
 import { InvalidRequestError } from './errors';
@@ -22,15 +23,15 @@ export async function changeStorageAccount(
   const parsed = parseAccountChange(input);
   if (!parsed.success) throw new InvalidRequestError(parsed.message, { fields: parsed.fields });
   const backend = getPlatformBackend();
-  const account = await backend.get(name);
-  // A requester may change only what it requested; the account says who that was.
-  authorize(context.principal, 'change', account);
+  const [account, state] = await Promise.all([backend.get(name), getIntentLedger().desired(name)]);
+  // A requester may change only what it owns: the ledger says whose it is.
+  authorize(context.principal, 'change', ownerOf(state, account));
   const { resourceVersion: _version, ...requested } = parsed.change;
   const changesSomething = diffSettings(account.changeable, applyChange(account.changeable, requested)).length > 0;
   // A dry run, or a change that changes nothing, never reaches Azure: nothing to record.
   if (options.dryRun || !changesSomething) return backend.change(name, parsed.change, context, options);
   // Intent moves from what was wanted before (the ledger, else what the cluster object asks for).
-  const before = (await getIntentLedger().desired(name))?.desired ?? ownedFromView(account.desired);
+  const before = state?.desired ?? ownedFromView(account.desired);
   const desired = withChange(before, requested);
   return recordedAction(
     { account: name, action: 'change', desired, changes: ownedChanges(before, desired) },
@@ -46,8 +47,9 @@ export async function changeStorageAccount(
 export async function resyncStorageAccount(rawName: string | null, context: RequestContext): Promise<StorageAccount> {
   const name = parseResourceName(rawName);
   const backend = getPlatformBackend();
-  authorize(context.principal, 'resync', await backend.get(name));
-  const desired = (await getIntentLedger().desired(name))?.desired ?? null;
+  const [account, state] = await Promise.all([backend.get(name), getIntentLedger().desired(name)]);
+  authorize(context.principal, 'resync', ownerOf(state, account));
+  const desired = state?.desired ?? null;
   return recordedAction({ account: name, action: 'resync', desired, changes: [] }, context, () =>
     backend.resync(name, context),
   );

@@ -14,7 +14,9 @@ import type { DryRunResult, PlatformBackend, RequestContext } from './backend';
 import { loadConfig } from '../config';
 import { classifiedAccount, classifiedInventory, type Inventory } from '../intent/inventory';
 import { claimNewName, refuseAnotherOwnersName } from '../intent/name-claims';
+import { ownerOf } from '../intent/ownership';
 import { recordedAction } from '../intent/record-intent';
+import { getIntentLedger } from '../intent/select-ledger';
 import { InvalidRequestError } from './errors';
 import { withinCreateLimits } from './create-limits';
 import { createIdempotencyStore } from './idempotency';
@@ -186,7 +188,8 @@ export async function validateStorageAccount(input: unknown, context: RequestCon
 export async function deleteStorageAccount(rawName: string, context: RequestContext): Promise<{ name: string }> {
   const name = parseResourceName(rawName);
   const backend = getPlatformBackend();
-  authorize(context.principal, 'delete', await backend.get(name));
+  const [account, state] = await Promise.all([backend.get(name), getIntentLedger().desired(name)]);
+  authorize(context.principal, 'delete', ownerOf(state, account));
   return recordedAction({ account: name, action: 'delete', desired: null, changes: [] }, context, () =>
     backend.delete(name, context),
   );
