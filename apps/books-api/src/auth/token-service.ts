@@ -4,6 +4,12 @@ import type { SigningKeys } from './signing-keys.js';
 /** Token lifetime fixed by the specification (15 minutes). */
 export const TOKEN_LIFETIME_SECONDS = 900;
 
+/**
+ * How far in the future a token's `iat` may be: replicas' clocks differ a little, and a token issued
+ * by one is verified by another at once. Beyond it the token is refused (the contract's "Token times").
+ */
+const ISSUED_AT_TOLERANCE_SECONDS = 60;
+
 export interface Principal {
   readonly sub: string;
   readonly roles: readonly string[];
@@ -69,6 +75,12 @@ export function createTokenService(keys: SigningKeys, claims: TokenClaimSettings
         }));
       } catch (error) {
         throw new TokenRejectedError(error instanceof errors.JWTExpired ? 'expired' : 'invalid');
+      }
+      // jose has checked that an `iat` is a NumericDate. Its own check of `iat` (maxTokenAge) applies
+      // its clock tolerance to `exp` as well, and the API's own tokens expire exactly when they say.
+      const { iat } = payload;
+      if (typeof iat === 'number' && iat > Math.floor(Date.now() / 1000) + ISSUED_AT_TOLERANCE_SECONDS) {
+        throw new TokenRejectedError('invalid');
       }
       const { sub, roles = [] } = payload;
       if (typeof sub !== 'string' || sub.length === 0) throw new TokenRejectedError('invalid');

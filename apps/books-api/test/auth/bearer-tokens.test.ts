@@ -76,6 +76,9 @@ test('GET /api/v1/books answers 401 Invalid token to forged and malformed tokens
     'roles not a list': await forge({ sub: READER.username, ...valid, roles: 'Books.Read' }),
     'roles not strings': await forge({ sub: READER.username, ...valid, roles: [1, 2] }),
     'no exp': await forge({ sub: READER.username, roles: ['Books.Read'], iat: now() }),
+    'iat not a number': await forge({ sub: READER.username, ...valid, iat: 'now' }),
+    'iat 61 s in the future': await forge({ sub: READER.username, ...valid, iat: now() + 61 }),
+    'iat an hour in the future': await forge({ sub: READER.username, ...valid, iat: now() + 3600, exp: now() + 4500 }),
     'no iss': await forge({ sub: READER.username, ...valid, iss: undefined }),
     'another iss': await forge({ sub: READER.username, ...valid, iss: 'another-service' }),
     'no aud': await forge({ sub: READER.username, ...valid, aud: undefined }),
@@ -91,6 +94,13 @@ test('GET /api/v1/books answers 401 Invalid token to forged and malformed tokens
     const token = await forge({ sub: READER.username, roles: ['Books.Read'], exp: now() - 100 }, newSecret());
     await assertInvalid(await listBooks(app, `Bearer ${token}`));
   });
+});
+
+test('GET /api/v1/books accepts a token whose iat is up to 60 s in the future (clocks of replicas differ)', async (t) => {
+  const app = await buildTestApp(t, { config: await hs256Config(SECRET) });
+  const token = await forge({ sub: READER.username, roles: ['Books.Read'], iat: now() + 50, exp: now() + 950 });
+  const response = await listBooks(app, `Bearer ${token}`);
+  assert.equal(response.statusCode, 200, response.body);
 });
 
 test('tokens carry iss and aud from JWT_ISSUER and JWT_AUDIENCE, and a token forged with our secret and them is accepted', async (t) => {
