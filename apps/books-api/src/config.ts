@@ -5,6 +5,10 @@
  * small parser). The `Config` type is derived from `loadConfig`, so there is no
  * second list to keep in sync. A bad value throws a `ConfigError` naming the
  * variable; server.ts prints it and exits 1.
+ *
+ * Of two limits tied together (one must exceed the other), an unset one follows the one that is
+ * set, so changing one limit alone never stops the start; only a contradiction between two values
+ * the user set does, and its message names both.
  */
 
 import { parseSwitch, SWITCH_WORDS_HINT } from '@books/shared-rules';
@@ -121,19 +125,26 @@ const databaseUrl = optionalUrl('must be a URL such as postgres://user:password@
 /** DATABASE_WAIT_TIMEOUT_MS by default: this much longer than DATABASE_STATEMENT_TIMEOUT_MS. */
 const DATABASE_WAIT_MARGIN_MS = 1000;
 
+const DEFAULT_STATEMENT_TIMEOUT_MS = 5000;
+
 function readDatabase(env: Env) {
   const url = read(env, 'DATABASE_URL', databaseUrl, undefined);
   const poolSize = read(env, 'DATABASE_POOL_SIZE', integerInRange(1, 1000), 10);
-  const statementTimeoutMs = read(env, 'DATABASE_STATEMENT_TIMEOUT_MS', integerInRange(1, 3_600_000), 5000);
-  // Longer than a statement may run, so that the server's own cancel (a clean rollback) ends a
-  // slow statement, and the wait only ends the calls the database cannot answer: down, restarting,
-  // a connection gone dead. The second more covers waiting for a connection and the round trip.
-  const waitTimeoutMs = read(
-    env,
-    'DATABASE_WAIT_TIMEOUT_MS',
-    integerInRange(1, 7_200_000),
-    statementTimeoutMs + DATABASE_WAIT_MARGIN_MS,
+  const milliseconds = (variable: string, max: number, fallback: number) =>
+    read(env, variable, integerInRange(1, max), fallback);
+  // The wait is longer than a statement may run, so that the server's own cancel (a clean rollback)
+  // ends a slow statement, and the wait only ends the calls the database cannot answer: down,
+  // restarting, a connection gone dead. The second more covers waiting for a connection and the
+  // round trip. Whichever of the two is unset follows the other.
+  const setWaitMs = read<number | undefined>(env, 'DATABASE_WAIT_TIMEOUT_MS', integerInRange(1, 7_200_000), undefined);
+  const statementTimeoutMs = milliseconds(
+    'DATABASE_STATEMENT_TIMEOUT_MS',
+    3_600_000,
+    setWaitMs === undefined
+      ? DEFAULT_STATEMENT_TIMEOUT_MS
+      : Math.min(DEFAULT_STATEMENT_TIMEOUT_MS, Math.max(Math.ceil(setWaitMs / 2), setWaitMs - DATABASE_WAIT_MARGIN_MS)),
   );
+  const waitTimeoutMs = setWaitMs ?? statementTimeoutMs + DATABASE_WAIT_MARGIN_MS;
   if (waitTimeoutMs <= statementTimeoutMs) {
     throw new ConfigError(
       'DATABASE_WAIT_TIMEOUT_MS',
@@ -151,12 +162,29 @@ const trustedProxies: Parser<ReturnType<typeof parseTrustedProxies>> = (raw) => 
   }
 };
 
+/** Addresses a guessing campaign needs to lock a user out everywhere: the defaults' ratio of the two per-user limits. */
+const ALL_CLIENTS_PER_PAIR = 20;
+const DEFAULT_MAX_FAILURES_PER_USERNAME = 5;
+
 function readLoginThrottle(env: Env) {
   const limit = (variable: string, fallback: number) => read(env, variable, integerInRange(1, 1_000_000), fallback);
+  // Whichever of the two per-user limits is unset follows the other at the defaults' ratio.
+  const setAllClients = read<number | undefined>(
+    env,
+    'LOGIN_MAX_FAILURES_PER_USERNAME_ALL_CLIENTS',
+    integerInRange(1, 1_000_000),
+    undefined,
+  );
+  const maxFailuresPerUsername = limit(
+    'LOGIN_MAX_FAILURES_PER_USERNAME',
+    setAllClients === undefined
+      ? DEFAULT_MAX_FAILURES_PER_USERNAME
+      : Math.min(DEFAULT_MAX_FAILURES_PER_USERNAME, Math.max(1, Math.floor(setAllClients / ALL_CLIENTS_PER_PAIR))),
+  );
   const settings = {
-    maxFailuresPerUsername: limit('LOGIN_MAX_FAILURES_PER_USERNAME', 5),
+    maxFailuresPerUsername,
     maxFailuresPerClient: limit('LOGIN_MAX_FAILURES_PER_CLIENT', 20),
-    maxFailuresPerUsernameAllClients: limit('LOGIN_MAX_FAILURES_PER_USERNAME_ALL_CLIENTS', 100),
+    maxFailuresPerUsernameAllClients: setAllClients ?? maxFailuresPerUsername * ALL_CLIENTS_PER_PAIR,
     windowSeconds: read(env, 'LOGIN_FAILURE_WINDOW_SECONDS', integerInRange(1, 86_400), 300),
   };
   // At or below the per-address limit, one address could use up every client's attempts for a user.
@@ -252,11 +280,19 @@ export function read<T>(env: Env, variable: string, parse: Parser<T>, fallback: 
 
 /** Connection limits and timeouts (docs/errors-and-limits.md). */
 function readConnectionSettings(env: Env) {
-  const seconds = (variable: string, fallback: number, max = 3600) =>
-    read(env, variable, integerInRange(1, max), fallback) * 1000;
+  const wholeSeconds = (variable: string, fallback: number) => read(env, variable, integerInRange(1, 3600), fallback);
+  const seconds = (variable: string, fallback: number) => wholeSeconds(variable, fallback) * 1000;
+  // The headers are part of the request: whichever of the two timeouts is unset follows the other.
+  const setRequestSeconds = read<number | undefined>(
+    env,
+    'REQUEST_TIMEOUT_SECONDS',
+    integerInRange(1, 3600),
+    undefined,
+  );
+  const headersSeconds = wholeSeconds('HEADERS_TIMEOUT_SECONDS', Math.min(10, setRequestSeconds ?? 10));
   const settings = {
-    headersTimeoutMs: seconds('HEADERS_TIMEOUT_SECONDS', 10),
-    requestTimeoutMs: seconds('REQUEST_TIMEOUT_SECONDS', 30),
+    headersTimeoutMs: headersSeconds * 1000,
+    requestTimeoutMs: (setRequestSeconds ?? Math.max(30, headersSeconds)) * 1000,
     // Above the 60 s idle timeout of AWS load balancers: the balancer, not us, closes an idle
     // connection, so it never sends a request on one we are closing.
     keepAliveTimeoutMs: seconds('KEEP_ALIVE_TIMEOUT_SECONDS', 65),

@@ -119,7 +119,7 @@ test('a bad value throws an error naming the variable', () => {
     [{ LOGIN_MAX_CONCURRENT_VERIFICATIONS: '0' }, 'LOGIN_MAX_CONCURRENT_VERIFICATIONS'],
     [{ LOGIN_MAX_QUEUED_VERIFICATIONS: 'many' }, 'LOGIN_MAX_QUEUED_VERIFICATIONS'],
     [{ HEADERS_TIMEOUT_SECONDS: '0' }, 'HEADERS_TIMEOUT_SECONDS'],
-    [{ HEADERS_TIMEOUT_SECONDS: '40' }, 'HEADERS_TIMEOUT_SECONDS'],
+    [{ HEADERS_TIMEOUT_SECONDS: '40', REQUEST_TIMEOUT_SECONDS: '30' }, 'HEADERS_TIMEOUT_SECONDS'],
     [{ REQUEST_TIMEOUT_SECONDS: 'soon' }, 'REQUEST_TIMEOUT_SECONDS'],
     [{ KEEP_ALIVE_TIMEOUT_SECONDS: '-1' }, 'KEEP_ALIVE_TIMEOUT_SECONDS'],
     [{ MAX_CONNECTIONS: '0' }, 'MAX_CONNECTIONS'],
@@ -128,7 +128,11 @@ test('a bad value throws an error naming the variable', () => {
     [{ RESPONSE_WRITE_BATCHING: 'perhaps' }, 'RESPONSE_WRITE_BATCHING'],
     [{ JWT_ISSUER: ' ' }, 'JWT_ISSUER'],
     [{ LOGIN_MAX_FAILURES_PER_USERNAME_ALL_CLIENTS: '0' }, 'LOGIN_MAX_FAILURES_PER_USERNAME_ALL_CLIENTS'],
-    [{ LOGIN_MAX_FAILURES_PER_USERNAME_ALL_CLIENTS: '5' }, 'LOGIN_MAX_FAILURES_PER_USERNAME_ALL_CLIENTS'],
+    [
+      { LOGIN_MAX_FAILURES_PER_USERNAME_ALL_CLIENTS: '5', LOGIN_MAX_FAILURES_PER_USERNAME: '5' },
+      'LOGIN_MAX_FAILURES_PER_USERNAME_ALL_CLIENTS',
+    ],
+    [{ LOGIN_MAX_FAILURES_PER_USERNAME_ALL_CLIENTS: '1' }, 'LOGIN_MAX_FAILURES_PER_USERNAME_ALL_CLIENTS'],
     [
       { LOGIN_MAX_FAILURES_PER_USERNAME: '50', LOGIN_MAX_FAILURES_PER_USERNAME_ALL_CLIENTS: '40' },
       'LOGIN_MAX_FAILURES_PER_USERNAME_ALL_CLIENTS',
@@ -197,8 +201,8 @@ test('DATABASE_WAIT_TIMEOUT_MS: by default a second longer than the statement ti
   const both = { ...url, DATABASE_WAIT_TIMEOUT_MS: '2500', DATABASE_STATEMENT_TIMEOUT_MS: '2000' };
   assert.equal(loadConfig(both).database?.waitTimeoutMs, 2500);
   for (const env of [
-    { DATABASE_WAIT_TIMEOUT_MS: '5000' },
-    { DATABASE_WAIT_TIMEOUT_MS: '3000' },
+    { DATABASE_WAIT_TIMEOUT_MS: '5000', DATABASE_STATEMENT_TIMEOUT_MS: '5000' },
+    { DATABASE_WAIT_TIMEOUT_MS: '1' },
     { DATABASE_WAIT_TIMEOUT_MS: 'soon' },
     { DATABASE_WAIT_TIMEOUT_MS: '0' },
     { DATABASE_WAIT_TIMEOUT_MS: '1500', DATABASE_STATEMENT_TIMEOUT_MS: '2000' },
@@ -209,6 +213,69 @@ test('DATABASE_WAIT_TIMEOUT_MS: by default a second longer than the statement ti
         error instanceof ConfigError &&
         error.variable === 'DATABASE_WAIT_TIMEOUT_MS' &&
         error.message.includes('DATABASE_WAIT_TIMEOUT_MS'),
+      JSON.stringify(env),
+    );
+  }
+});
+
+test('a limit left unset follows the limit it is tied to, so setting one alone never stops the start', () => {
+  const throttle = (env: Record<string, string>) => {
+    const { maxFailuresPerUsername, maxFailuresPerUsernameAllClients } = loadConfig(env).auth.loginThrottle;
+    return [maxFailuresPerUsername, maxFailuresPerUsernameAllClients];
+  };
+  assert.deepEqual(throttle({}), [5, 100]);
+  assert.deepEqual(throttle({ LOGIN_MAX_FAILURES_PER_USERNAME: '10' }), [10, 200]);
+  assert.deepEqual(throttle({ LOGIN_MAX_FAILURES_PER_USERNAME: '200' }), [200, 4000]);
+  assert.deepEqual(throttle({ LOGIN_MAX_FAILURES_PER_USERNAME: '2' }), [2, 40]);
+  assert.deepEqual(throttle({ LOGIN_MAX_FAILURES_PER_USERNAME_ALL_CLIENTS: '50' }), [2, 50]);
+  assert.deepEqual(throttle({ LOGIN_MAX_FAILURES_PER_USERNAME_ALL_CLIENTS: '5' }), [1, 5]);
+  assert.deepEqual(throttle({ LOGIN_MAX_FAILURES_PER_USERNAME_ALL_CLIENTS: '1000' }), [5, 1000]);
+
+  const timeouts = (env: Record<string, string>) => {
+    const { headersTimeoutMs, requestTimeoutMs } = loadConfig(env).connections;
+    return [headersTimeoutMs / 1000, requestTimeoutMs / 1000];
+  };
+  assert.deepEqual(timeouts({}), [10, 30]);
+  assert.deepEqual(timeouts({ REQUEST_TIMEOUT_SECONDS: '5' }), [5, 5]);
+  assert.deepEqual(timeouts({ HEADERS_TIMEOUT_SECONDS: '60' }), [60, 60]);
+  assert.deepEqual(timeouts({ HEADERS_TIMEOUT_SECONDS: '4' }), [4, 30]);
+
+  const database = (env: Record<string, string>) => {
+    const settings = loadConfig({ DATABASE_URL: 'postgres://books@127.0.0.1:5432/books', ...env }).database;
+    return [settings?.statementTimeoutMs, settings?.waitTimeoutMs];
+  };
+  assert.deepEqual(database({ DATABASE_WAIT_TIMEOUT_MS: '3000' }), [2000, 3000]);
+  assert.deepEqual(database({ DATABASE_WAIT_TIMEOUT_MS: '1500' }), [750, 1500]);
+  assert.deepEqual(database({ DATABASE_WAIT_TIMEOUT_MS: '20000' }), [5000, 20_000]);
+  assert.deepEqual(database({ DATABASE_STATEMENT_TIMEOUT_MS: '20000' }), [20_000, 21_000]);
+});
+
+test('a contradiction between two limits the user set stops the start, naming both variables', () => {
+  const cases: [Record<string, string>, string, string][] = [
+    [
+      { LOGIN_MAX_FAILURES_PER_USERNAME: '200', LOGIN_MAX_FAILURES_PER_USERNAME_ALL_CLIENTS: '100' },
+      'LOGIN_MAX_FAILURES_PER_USERNAME_ALL_CLIENTS',
+      'LOGIN_MAX_FAILURES_PER_USERNAME ',
+    ],
+    [
+      { HEADERS_TIMEOUT_SECONDS: '60', REQUEST_TIMEOUT_SECONDS: '30' },
+      'HEADERS_TIMEOUT_SECONDS',
+      'REQUEST_TIMEOUT_SECONDS',
+    ],
+    [
+      {
+        DATABASE_URL: 'postgres://books@127.0.0.1:5432/books',
+        DATABASE_WAIT_TIMEOUT_MS: '3000',
+        DATABASE_STATEMENT_TIMEOUT_MS: '5000',
+      },
+      'DATABASE_WAIT_TIMEOUT_MS',
+      'DATABASE_STATEMENT_TIMEOUT_MS',
+    ],
+  ];
+  for (const [env, variable, other] of cases) {
+    assert.throws(
+      () => loadConfig(env),
+      (error: unknown) => error instanceof ConfigError && error.variable === variable && error.message.includes(other),
       JSON.stringify(env),
     );
   }

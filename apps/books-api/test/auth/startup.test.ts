@@ -76,6 +76,16 @@ test('the server refuses bad AUTH_REQUIRED, JWT_ALGORITHM and rate-limit values,
   await assertRefusesToStart({ LOGIN_MAX_FAILURES_PER_USERNAME: '0' }, /LOGIN_MAX_FAILURES_PER_USERNAME/);
 });
 
+test('the server starts with LOGIN_MAX_FAILURES_PER_USERNAME raised alone; it refuses a contradiction set explicitly, naming both', async () => {
+  const { output } = await startServer({ ...hs256, LOGIN_MAX_FAILURES_PER_USERNAME: '200' });
+  assert.match(output, /Server listening/);
+  await assertRefusesToStart(
+    { LOGIN_MAX_FAILURES_PER_USERNAME: '200', LOGIN_MAX_FAILURES_PER_USERNAME_ALL_CLIENTS: '100' },
+    /LOGIN_MAX_FAILURES_PER_USERNAME_ALL_CLIENTS/,
+    /LOGIN_MAX_FAILURES_PER_USERNAME \(200\)/,
+  );
+});
+
 test('the server refuses a users file it cannot use, naming the file, the entry and the field', async (t) => {
   const cases: [string, string, RegExp[]][] = [
     ['missing file', '/nonexistent/users.json', [/USERS_FILE \/nonexistent\/users\.json/, /cannot be read \(ENOENT\)/]],
