@@ -1,5 +1,5 @@
 import type { Sql } from 'postgres';
-import { StoreUnavailableError } from '../store/book-store.js';
+import { StoreNotReadyError, StoreUnavailableError } from '../store/book-store.js';
 import { unlessUnavailable } from '../store/postgres/database-errors.js';
 import { sentInTime, type WaitDeadline } from '../store/postgres/database-wait.js';
 import {
@@ -39,7 +39,7 @@ export function createPostgresLoginThrottle(
   const keysOf = (attempt: LoginAttemptKey) => sql.array(Object.values(throttleKeys(attempt)));
   const limitOf = (key: string) => throttleLimit(settings, key.slice(0, key.indexOf(':')) as ThrottleCounter);
   const run = <T>(work: (deadline: WaitDeadline) => Promise<T>): Promise<T> => {
-    if (!options.isReady()) throw new StoreUnavailableError();
+    if (!options.isReady()) throw new StoreNotReadyError();
     return unlessUnavailable(options.waitTimeoutMs, work);
   };
 

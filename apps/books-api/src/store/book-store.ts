@@ -56,6 +56,18 @@ export class StoreUnavailableError extends Error {
   }
 }
 
+/**
+ * The store has not reached its database yet since the start (it is connecting, or applying
+ * migrations). Answered like StoreUnavailableError, but expected: readiness probes ask exactly
+ * this while a replica starts, so it is no warning.
+ */
+export class StoreNotReadyError extends StoreUnavailableError {
+  constructor() {
+    super();
+    this.name = 'StoreNotReadyError';
+  }
+}
+
 /** Thrown by a store that cannot hold some text the API accepts (PostgreSQL text cannot hold U+0000). */
 export class UnstorableTextError extends Error {
   constructor(readonly field: string) {

@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { JSON_CONTENT_TYPE } from '../../serialization/json-content-type.js';
-import { StoreUnavailableError, UnstorableTextError } from '../../store/book-store.js';
+import { StoreNotReadyError, StoreUnavailableError, UnstorableTextError } from '../../store/book-store.js';
 import {
   clientError,
   type ErrorCode,
@@ -85,7 +85,10 @@ export default fp(
     fastify.decorateRequest('errorCode', null);
     fastify.setErrorHandler(async function answerError(error, request, reply) {
       const mapped = toHttpError(error, request);
-      if (error instanceof StoreUnavailableError) {
+      if (error instanceof StoreNotReadyError) {
+        // Expected while a replica starts (readiness probes ask): no warning, no stack.
+        request.log.debug({ reqId: request.id }, 'book store not ready yet');
+      } else if (error instanceof StoreUnavailableError) {
         request.log.warn({ err: error.cause ?? error, reqId: request.id }, 'book store unavailable');
       } else if (mapped.statusCode >= 500 && !(error instanceof HttpError)) {
         request.log.error(

@@ -1,11 +1,11 @@
 import type { Sql } from 'postgres';
-import { StoreUnavailableError } from '../book-store.js';
+import { StoreNotReadyError } from '../book-store.js';
 import { unlessUnavailable } from './database-errors.js';
 import type { WaitDeadline } from './database-wait.js';
 
 /**
  * How the PostgreSQL store's calls reach the database: only once the migrations are applied
- * (before, StoreUnavailableError), short reads on the least busy reader pool, everything else on
+ * (before, StoreNotReadyError), short reads on the least busy reader pool, everything else on
  * the main pool, and each call bounded by DATABASE_WAIT_TIMEOUT_MS (database-wait.ts), with
  * "cannot answer now" answered as StoreUnavailableError (database-errors.ts).
  */
@@ -37,9 +37,9 @@ export class DatabaseCalls {
     return this.ready;
   }
 
-  /** Throws StoreUnavailableError until markReady(). */
+  /** Throws StoreNotReadyError until markReady(). */
   assertReady(): void {
-    if (!this.ready) throw new StoreUnavailableError();
+    if (!this.ready) throw new StoreNotReadyError();
   }
 
   /**
