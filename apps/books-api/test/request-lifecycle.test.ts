@@ -86,7 +86,7 @@ test('docs/request-lifecycle.md names every route rewriter (onRoute hook) and co
       .sort(),
   );
   assert.deepEqual(
-    inCode(/onCompleted\(function (\w+)/g),
+    inCode(/onCompleted\((?:function (\w+)|([\w.]+))\)/g),
     documented('completion-listeners')
       .map(([name]) => name!)
       .sort(),

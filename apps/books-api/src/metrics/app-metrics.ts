@@ -2,9 +2,6 @@ import { Counter, Gauge, Registry } from 'prom-client';
 import { createHttpRequestMetrics } from './http-request-metrics.js';
 import { getProcessRegistry } from './process-registry.js';
 
-/** Route label of every request that matched no route (404, 405): one value, not one per path. */
-export const UNMATCHED_ROUTE = 'unmatched';
-
 // An in-memory store answers in well under a millisecond, so the buckets start lower than
 // prom-client's defaults to keep the fast path visible.
 export const HTTP_DURATION_BUCKETS_SECONDS = [
@@ -57,8 +54,8 @@ export function createAppMetrics({ countBooks }: AppMetricsOptions) {
   return {
     contentType: registry.contentType,
 
-    /** Arguments rather than a labels object: this runs once per request. */
-    observeRequest: httpRequests.observe,
+    /** Counts a finished request (listens to the request log's completion). */
+    countRequest: httpRequests.countRequest,
 
     recordForcedFailure(code: number): void {
       chaosForcedFailures.inc({ code: String(code) });

@@ -1,4 +1,8 @@
 import type { Registry } from 'prom-client';
+import type { RequestCompletedListener } from '../plugins/app/request-log.js';
+
+/** Route label of every request that matched no route (404, 405): one value, not one per path. */
+export const UNMATCHED_ROUTE = 'unmatched';
 
 /** The label values of one series, in the order prom-client prints them. */
 interface SeriesLabels {
@@ -129,5 +133,18 @@ export function createHttpRequestMetrics(registry: Registry, bucketBounds: reado
     }
   }
 
-  return { observe };
+  /**
+   * The request log's completion listener. The route label is the route template
+   * (`/api/v1/books/:book_id`), never the raw path, so label cardinality is bounded by the number
+   * of routes; requests that matched no route (unknown paths, and wrong methods, answered by the
+   * not-found handler) share a single value.
+   */
+  const countRequest: RequestCompletedListener = function countRequest(request, reply, config) {
+    // Fastify's not-found handler runs with a config without a url (that is what request.is404
+    // reads), although its types say every route config has one.
+    const url: string | undefined = config.url;
+    observe(request.method, url ?? UNMATCHED_ROUTE, reply.statusCode, reply.elapsedTime / 1000);
+  };
+
+  return { observe, countRequest };
 }

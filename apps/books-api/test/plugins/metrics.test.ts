@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { HTTP_DURATION_BUCKETS_SECONDS, UNMATCHED_ROUTE } from '../../src/metrics/app-metrics.js';
+import { HTTP_DURATION_BUCKETS_SECONDS } from '../../src/metrics/app-metrics.js';
+import { UNMATCHED_ROUTE } from '../../src/metrics/http-request-metrics.js';
 import { buildTestApp, json } from '../helper.js';
 import { metricTypes, parseSamples, scrape, sumOf } from './metrics-scrape.js';
 

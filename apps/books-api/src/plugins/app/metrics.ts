@@ -1,13 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { errorResponses } from '../../schemas/errors.js';
-import {
-  createAppMetrics,
-  UNMATCHED_ROUTE,
-  type AppMetrics,
-  type AppMetricsOptions,
-} from '../../metrics/app-metrics.js';
-import type { CompletedRouteConfig, RequestCompletion } from './request-log.js';
+import { createAppMetrics, type AppMetrics, type AppMetricsOptions } from '../../metrics/app-metrics.js';
+import type { RequestCompletion } from './request-log.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -20,18 +15,6 @@ export type MetricsPluginOptions = AppMetricsOptions & {
   completion: RequestCompletion;
 };
 
-/**
- * The route template (`/api/v1/books/:book_id`), never the raw path, so label cardinality is
- * bounded by the number of routes. Requests that matched no route (unknown paths, and wrong
- * methods, which are answered by the not-found handler) share a single value.
- */
-function routeLabel(config: CompletedRouteConfig): string {
-  // Fastify's not-found handler runs with a config without a url (that is what request.is404
-  // reads), although its types say every route config has one.
-  const url: string | undefined = config.url;
-  return url ?? UNMATCHED_ROUTE;
-}
-
 async function metricsPlugin(app: FastifyInstance, options: MetricsPluginOptions) {
   const metrics = createAppMetrics(options);
   app.decorate('metrics', metrics);
@@ -39,9 +22,7 @@ async function metricsPlugin(app: FastifyInstance, options: MetricsPluginOptions
   // Reported once the response is finished, for every request that reached routing, including
   // errors and forced chaos answers. /metrics counts itself as well: a scrape shows the scrapes
   // before it, which makes a dead scraper visible and costs one label set.
-  options.completion.onCompleted(function countRequest(request, reply, config) {
-    metrics.observeRequest(request.method, routeLabel(config), reply.statusCode, reply.elapsedTime / 1000);
-  });
+  options.completion.onCompleted(metrics.countRequest);
 
   app.get(
     '/metrics',
