@@ -16,8 +16,7 @@ import loginThrottle from './plugins/app/login-throttle.js';
 import { createPostgresLoginThrottle } from './auth/postgres-login-throttle.js';
 import requestLog, { RequestCompletion, requestIdFor } from './plugins/app/request-log.js';
 import securityHeaders, { NOSNIFF } from './plugins/app/security-headers.js';
-import clientErrors, { clientErrorHandler } from './plugins/app/client-errors.js';
-import connectionLimits from './plugins/app/connection-limits.js';
+import connections, { clientErrorHandler } from './plugins/app/connections.js';
 import responseWriteBatching from './plugins/app/response-write-batching.js';
 import routeRegistry from './plugins/app/route-registry.js';
 import headRoutes from './plugins/app/head-routes.js';
@@ -101,7 +100,7 @@ function serverOptions(
       // How often Node looks for requests past their timeouts (its default is 30 s, which let a
       // slow client hold a connection far past the headers timeout).
       connectionsCheckingInterval: 1000,
-      // plugins/app/client-errors.ts answers a missing Host with the contract's body instead.
+      // plugins/app/connections.ts answers a missing Host with the contract's body instead.
       requireHostHeader: false,
     },
     // Answers to unparseable requests and timeouts in the contract's shape (Fastify's own has another).
@@ -147,8 +146,7 @@ export default async function app(fastify: FastifyInstance, options: AppOptions 
   // The first onRequest hook: every answer carries the request id, the other hooks' errors included.
   await fastify.register(requestLog);
   await fastify.register(securityHeaders); // nosniff, before any hook that may answer an error
-  await fastify.register(clientErrors);
-  await fastify.register(connectionLimits, options.config.connections);
+  await fastify.register(connections, options.config.connections);
   await fastify.register(jsonBody);
   await fastify.register(headRoutes); // before route-registry, which then records the HEAD it adds
   await fastify.register(routeRegistry); // before any route, so 405 knows every path

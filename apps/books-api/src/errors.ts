@@ -162,7 +162,7 @@ export const missingHost = () => fixed('BOOKS_ERR_MISSING_HOST', CLOSE_AFTER_ANS
 /** A stored field holds text the store cannot keep (PostgreSQL text cannot hold U+0000). */
 export const unstorableText = (field: string) =>
   new HttpError('BOOKS_ERR_UNSTORABLE_TEXT', 400, `The ${field} contains a character this store cannot hold (U+0000)`);
-// 408, 417, 431 and the unparseable request: written by plugins/app/client-errors.ts before routing.
+// 408, 417, 431 and the unparseable request: written by plugins/app/connections.ts before routing.
 export const unparseableRequest = () => fixed('BOOKS_ERR_BAD_REQUEST');
 export const requestTimeout = () => fixed('BOOKS_ERR_REQUEST_TIMEOUT');
 export const expectationFailed = () => fixed('BOOKS_ERR_EXPECTATION_FAILED');
@@ -195,7 +195,7 @@ export const databaseUnavailable = () =>
   fixed('BOOKS_ERR_DATABASE_UNAVAILABLE', { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) });
 /**
  * A keep-alive connection carried its allowed number of requests; a new connection may retry at
- * once. Never written in practice (plugins/app/connection-limits.ts says why).
+ * once. Never written in practice (plugins/app/connections.ts says why).
  */
 export const tooManyRequestsOnConnection = () =>
   fixed('BOOKS_ERR_TOO_MANY_REQUESTS_ON_CONNECTION', { Connection: 'close', 'Retry-After': '0' });

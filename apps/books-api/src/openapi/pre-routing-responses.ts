@@ -1,6 +1,6 @@
 /**
  * The answers written before a request reaches its route's handler: by Node's parser through
- * plugins/app/client-errors.ts (unparseable request, headers too large, too slow, an `Expect`
+ * plugins/app/connections.ts (unparseable request, headers too large, too slow, an `Expect`
  * it cannot meet) and by Fastify before routing (a broken or too long URL). Any operation can
  * get them, so each is one reusable component of `components.responses`, referenced from every
  * operation. Every one carries X-Request-ID and `{"detail": ...}`; 413 is not among them: only

@@ -15,7 +15,7 @@ const sendSecurityHeaders: onRequestHookHandler = function sendSecurityHeaders(_
 
 /**
  * Registered right after request-id, before any hook that may answer with an error. The answers
- * written before routing (client-errors.ts, the frameworkErrors option in app.ts) add NOSNIFF
+ * written before routing (connections.ts, the frameworkErrors option in app.ts) add NOSNIFF
  * themselves.
  */
 export default fp(

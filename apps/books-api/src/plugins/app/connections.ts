@@ -9,12 +9,14 @@ import {
 import type { Socket } from 'node:net';
 import type { ConnectionError, FastifyInstance, onRequestHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
+import type { ConnectionSettings } from '../../config.js';
 import {
   connectNotSupported,
   expectationFailed,
   headersTooLarge,
   missingHost,
   requestTimeout,
+  tooManyRequestsOnConnection,
   unparseableRequest,
   type HttpError,
 } from '../../errors.js';
@@ -23,11 +25,23 @@ import { requestIdFor } from './request-log.js';
 import { NOSNIFF } from './security-headers.js';
 
 /**
- * The answers Node writes itself, before a request reaches Fastify's routing: a request it
- * cannot parse, headers over the size limit, a client too slow to send its request, and an
- * `Expect` it does not support. Each gets the contract's `{"detail": ...}` body and an
- * `X-Request-ID`, like every other response; the connection is then closed, since nothing
- * after an unparseable request can be trusted.
+ * What the API does with connections, before and beside Fastify's routing.
+ *
+ * The answers Node writes itself: a request it cannot parse, headers over the size limit, a
+ * client too slow to send its request, and an `Expect` it does not support. Each gets the
+ * contract's `{"detail": ...}` body and an `X-Request-ID`, like every other response; the
+ * connection is then closed, since nothing after an unparseable request can be trusted.
+ *
+ * What one client can hold: the number of open connections (Node closes any beyond it at once),
+ * and the requests one keep-alive connection may carry (countRequestsOnConnection). The last
+ * allowed request is answered with `Connection: close` (Node's own `maxRequestsPerSocket` stays
+ * off: it would answer an empty 503). A request past the limit never gets an answer, so its 503
+ * is never on the wire and is not in the OpenAPI document: a client that waits for the
+ * `Connection: close` answer sends nothing more on that connection, and one that pipelined more
+ * requests behind the last one has them parsed and routed (Node reads ahead), but their answers
+ * queue behind that last answer and Node ends the connection once it is written. What the check
+ * guards is that such a request does not run: a pipelined POST would otherwise create a book
+ * whose answer the client never reads, and it would send it again.
  */
 
 /** Resolves when `response` is written or abandoned (Node emits 'close' after 'finish' too). */
@@ -159,17 +173,36 @@ const checkHostAndUpgrade: onRequestHookHandler = function checkHostAndUpgrade(r
   done();
 };
 
+/** Counts the requests each keep-alive connection carries (see the top of this file). */
+function connectionRequestCounter(settings: ConnectionSettings): onRequestHookHandler {
+  const requestsSeen = new WeakMap<Socket, number>();
+  return function countRequestsOnConnection(request, reply, done) {
+    const socket = request.raw.socket;
+    const count = (requestsSeen.get(socket) ?? 0) + 1;
+    requestsSeen.set(socket, count);
+    if (count > settings.maxRequestsPerConnection) {
+      done(tooManyRequestsOnConnection());
+      return;
+    }
+    if (count === settings.maxRequestsPerConnection) reply.header('Connection', 'close');
+    done();
+  };
+}
+
 /**
- * Registers the pieces Node needs for the answers it would otherwise write itself with an
- * empty body: an `Expect` other than 100-continue (417); and for CONNECT, which Node hands
- * over as a bare socket and, with nobody listening, closes without a word, dropping the
- * answers to requests pipelined ahead of it. Checks every request for `Host` and `Upgrade`
- * (checkHostAndUpgrade), and records the responses each connection still has to write, which
- * the answers written to the socket itself wait for.
+ * Sets the connection limits, and registers the pieces Node needs for the answers it would
+ * otherwise write itself with an empty body: an `Expect` other than 100-continue (417); and for
+ * CONNECT, which Node hands over as a bare socket and, with nobody listening, closes without a
+ * word, dropping the answers to requests pipelined ahead of it. Checks every request for `Host`
+ * and `Upgrade` (checkHostAndUpgrade), counts it against its connection's limit, and records the
+ * responses each connection still has to write, which the answers written to the socket itself
+ * wait for.
  */
-async function clientErrors(fastify: FastifyInstance): Promise<void> {
+async function connections(fastify: FastifyInstance, settings: ConnectionSettings): Promise<void> {
+  fastify.server.maxConnections = settings.maxConnections;
   fastify.server.on('request', unwritten.record);
   fastify.addHook('onRequest', checkHostAndUpgrade);
+  fastify.addHook('onRequest', connectionRequestCounter(settings));
   // A client that half-closes its side after sending a request still wants the answer (RFC 9112:
   // a half-closed connection neither delimits a request nor says the client lost interest).
   // Node's default takes it as an abort and drops any answer not written yet, such as a login's
@@ -211,4 +244,4 @@ async function clientErrors(fastify: FastifyInstance): Promise<void> {
   });
 }
 
-export default fp(clientErrors, { name: 'client-errors', dependencies: ['request-log'] });
+export default fp(connections, { name: 'connections', dependencies: ['request-log'] });
