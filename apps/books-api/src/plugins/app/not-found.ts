@@ -1,7 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { methodNotAllowed, notFound } from '../../errors.js';
-import { hasEmptyParameter } from './route-registry.js';
 import { ignoreBody } from './json-body.js';
 
 const SLASH = 0x2f;
@@ -15,6 +14,17 @@ function withoutTrailingSlashes(path: string): string {
   let end = path.length;
   while (end > 0 && path.charCodeAt(end - 1) === SLASH) end -= 1;
   return path.slice(0, end);
+}
+
+/**
+ * Whether a path parameter matched an empty segment (`/api/v1/books/` against `/:book_id`).
+ * Starlette's router never matches a parameter to nothing, so such a path is not that route;
+ * the catch-all `*` of static file routes may be empty.
+ */
+export function hasEmptyParameter(params: Readonly<Record<string, string | undefined>>): boolean {
+  // A loop rather than Object.entries: this runs for every request and allocates nothing.
+  for (const name in params) if (name !== '*' && params[name] === '') return true;
+  return false;
 }
 
 /**

@@ -1,22 +1,12 @@
 import FindMyWay, { type HTTPMethod, type HTTPVersion } from 'find-my-way';
 import fp from 'fastify-plugin';
+import { hasEmptyParameter } from './not-found.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** The methods routed for a path (empty when no route matches it at all). */
     allowedMethods(url: string): string[];
   }
-}
-
-/**
- * Whether a path parameter matched an empty segment (`/api/v1/books/` against `/:book_id`).
- * Starlette's router never matches a parameter to nothing, so such a path is not that route;
- * the catch-all `*` of static file routes may be empty.
- */
-export function hasEmptyParameter(params: Readonly<Record<string, string | undefined>>): boolean {
-  // A loop rather than Object.entries: this runs for every request and allocates nothing.
-  for (const name in params) if (name !== '*' && params[name] === '') return true;
-  return false;
 }
 
 const METHOD_ORDER = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
