@@ -1,11 +1,11 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { preValidationHookHandler } from 'fastify';
 import addFormats from 'ajv-formats';
 import { RequestValidationError, unsupportedMediaType, type ValidationIssue } from '../errors.js';
 import { isJsonMediaType } from './json-body.js';
 import { issueFromAjvError, issues } from './pydantic-issues.js';
 import { parseBooleanText, parseIntegerText, parseNumberText } from './text-values.js';
 import { parseUuid } from './uuid.js';
-import { textFastPath, type TextFastPath } from './text-fast-path.js';
 
 /**
  * Validates the path, the query and the body of a request together and reports every
@@ -54,8 +54,6 @@ export type RequestValidator = (
 export interface CompileOptions {
   /** Replaces a `$ref` schema by the schema it names. */
   resolve?: (schema: unknown) => unknown;
-  /** false: every value takes the general path (a test holds the shortcuts to it). */
-  fastPaths?: boolean;
 }
 
 type TextLocation = 'path' | 'query';
@@ -65,17 +63,15 @@ interface TextField {
   schema: JsonSchema;
   required: boolean;
   check: ValidateFunction;
-  /** Set where the parser alone can prove a value valid (see text-fast-path.ts). */
-  fast: TextFastPath | undefined;
 }
 
 export function compileRequestValidator(
   ajv: Ajv,
   schemas: RouteSchemas,
-  { resolve = (schema) => schema, fastPaths = true }: CompileOptions = {},
+  { resolve = (schema) => schema }: CompileOptions = {},
 ): RequestValidator | undefined {
-  const params = textFields(ajv, resolve(schemas.params), fastPaths);
-  const query = textFields(ajv, resolve(schemas.querystring), fastPaths);
+  const params = textFields(ajv, resolve(schemas.params));
+  const query = textFields(ajv, resolve(schemas.querystring));
   const bodySchema = resolve(schemas.body) as JsonSchema | undefined;
   const body = bodySchema === undefined ? undefined : compileBody(ajv, bodySchema);
   const consumes = schemas.consumes ?? ['application/json'];
@@ -95,6 +91,26 @@ export function compileRequestValidator(
   };
 }
 
+/**
+ * The route's preValidation hook: its parts checked together, a RequestValidationError (422) or
+ * a 415 thrown at once, the parsed path and query put back on the request.
+ */
+export function validationHook(validator: RequestValidator): preValidationHookHandler {
+  // Callback style: validation never waits for anything.
+  return function validateRequest(request, _reply, done) {
+    let parts;
+    try {
+      parts = validator(request.params, request.query, request.body, request.headers['content-type']);
+    } catch (error) {
+      done(error as Error);
+      return;
+    }
+    if (parts.params !== undefined) request.params = parts.params;
+    if (parts.query !== undefined) request.query = parts.query;
+    done();
+  };
+}
+
 function accepts(consumes: readonly string[], contentType: string): boolean {
   const mediaType = contentType.split(';', 1)[0]!.trim().toLowerCase();
   return consumes.some((accepted) =>
@@ -107,7 +123,7 @@ function withoutId(schema: JsonSchema): JsonSchema {
   return rest;
 }
 
-function textFields(ajv: Ajv, schema: unknown, fastPaths: boolean): TextField[] | undefined {
+function textFields(ajv: Ajv, schema: unknown): TextField[] | undefined {
   const object = schema as JsonSchema | undefined;
   if (object?.properties === undefined) return undefined;
   const required = new Set(object.required ?? []);
@@ -116,7 +132,6 @@ function textFields(ajv: Ajv, schema: unknown, fastPaths: boolean): TextField[] 
     schema: property,
     required: required.has(name) && !('default' in property),
     check: ajv.compile(withoutId(property)),
-    fast: fastPaths ? textFastPath(property) : undefined,
   }));
 }
 
@@ -138,13 +153,6 @@ function validateText(
       if ('default' in field.schema) values[field.name] = field.schema.default;
       else if (field.required) found.push(issues.missing([location, field.name], null));
       continue;
-    }
-    if (field.fast !== undefined && typeof text === 'string') {
-      const value = field.fast(text);
-      if (value !== undefined) {
-        values[field.name] = value;
-        continue;
-      }
     }
     const loc = [location, field.name];
     const parsed = parseText(field.schema, text, loc);

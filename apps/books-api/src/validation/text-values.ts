@@ -6,16 +6,7 @@
 /** Surrounding whitespace, an optional sign, digits (single underscores between them), an optional `.000`. */
 const INTEGER_TEXT = /^[+-]?\d+(?:_\d+)*(?:\.0*)?$/;
 
-/** What nearly every request sends (`skip=40`): short enough that every value is exact. */
-const PLAIN_DIGITS = /^\d{1,15}$/;
-
 export function parseIntegerText(text: string): number | undefined {
-  // The common case needs none of the lax rules below, and it is on every list request.
-  return PLAIN_DIGITS.test(text) ? Number(text) : parseLaxIntegerText(text);
-}
-
-/** The general parser; exported so a test can hold the fast path to it. */
-export function parseLaxIntegerText(text: string): number | undefined {
   const trimmed = text.trim();
   if (!INTEGER_TEXT.test(trimmed)) return undefined;
   const value = Number(trimmed.replace(/\.0*$/, '').replaceAll('_', ''));

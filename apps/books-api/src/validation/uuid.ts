@@ -10,27 +10,8 @@ const HEX = /^[0-9a-fA-F]+$/;
 const GROUP_STARTS = [0, 9, 14, 19, 24] as const;
 const GROUP_LENGTHS = [8, 4, 4, 4, 12] as const;
 
-/** The form every client of this API sends back: already the normalised value. */
-const CANONICAL_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
 /** Returns the canonical lower-case hyphenated form, or the crate's reason. */
 export function parseUuid(text: string): UuidParseResult {
-  // The common case (an id this API handed out) skips the general parser below.
-  return CANONICAL_UUID.test(text) ? { ok: true, value: text } : parseAnyUuidForm(text);
-}
-
-/**
- * The normalised id, or undefined where parseUuid gives a reason. A canonical id, which is
- * what nearly every request sends, costs one regular expression test and no allocation.
- */
-export function normalisedUuid(text: string): string | undefined {
-  if (CANONICAL_UUID.test(text)) return text;
-  const result = parseAnyUuidForm(text);
-  return result.ok ? result.value : undefined;
-}
-
-/** The general parser; exported so a test can hold the fast path to it. */
-export function parseAnyUuidForm(text: string): UuidParseResult {
   const hex = canonicalHex(text);
   if (hex !== undefined) {
     const h = hex.toLowerCase();

@@ -1,6 +1,10 @@
-import type { preValidationHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
-import { compileRequestValidator, createRequestAjv, type RouteSchemas } from '../../validation/request-validator.js';
+import {
+  compileRequestValidator,
+  createRequestAjv,
+  validationHook,
+  type RouteSchemas,
+} from '../../validation/request-validator.js';
 
 /**
  * Request validation in Pydantic v2's shape. The TypeBox schemas stay on the routes
@@ -26,20 +30,7 @@ export default fp(
       if (schema === undefined) return;
       const validator = compileRequestValidator(ajv, schema, { resolve });
       if (validator === undefined) return;
-      // Callback style: validation never waits for anything, so it need not cost a promise
-      // and a microtask on every request.
-      const validate: preValidationHookHandler = function validateRequest(request, _reply, done) {
-        let parts;
-        try {
-          parts = validator(request.params, request.query, request.body, request.headers['content-type']);
-        } catch (error) {
-          done(error as Error);
-          return;
-        }
-        if (parts.params !== undefined) request.params = parts.params;
-        if (parts.query !== undefined) request.query = parts.query;
-        done();
-      };
+      const validate = validationHook(validator);
       const existing = route.preValidation;
       route.preValidation = existing === undefined ? [validate] : [validate, ...[existing].flat()];
     });
