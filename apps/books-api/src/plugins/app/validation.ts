@@ -2,6 +2,7 @@ import fp from 'fastify-plugin';
 import {
   compileRequestValidator,
   createRequestAjv,
+  fastifyValidationOff,
   validationHook,
   type RouteSchemas,
 } from '../../validation/request-validator.js';
@@ -18,7 +19,7 @@ export default fp(
   async (fastify) => {
     const ajv = createRequestAjv();
 
-    fastify.setValidatorCompiler(() => () => true);
+    fastify.setValidatorCompiler(fastifyValidationOff);
 
     const resolve = (schema: unknown): unknown => {
       const ref = (schema as { $ref?: unknown } | undefined)?.$ref;
