@@ -17,7 +17,6 @@ import { createPostgresLoginThrottle } from './auth/postgres-login-throttle.js';
 import requestLog, { RequestCompletion, requestIdFor } from './plugins/app/request-log.js';
 import securityHeaders, { NOSNIFF } from './plugins/app/security-headers.js';
 import connections, { clientErrorHandler } from './plugins/app/connections.js';
-import responseWriteBatching from './plugins/app/response-write-batching.js';
 import routeRegistry from './plugins/app/route-registry.js';
 import headRoutes from './plugins/app/head-routes.js';
 import validation from './plugins/app/validation.js';
@@ -141,8 +140,6 @@ export default async function app(fastify: FastifyInstance, options: AppOptions 
 
   // 3. Our plugins (order matters only where noted)
   await fastify.register(errors);
-  // Before any route, so every response is held to the end of its turn, errors included.
-  await fastify.register(responseWriteBatching, { enabled: options.config.responseWriteBatching });
   // The first onRequest hook: every answer carries the request id, the other hooks' errors included.
   await fastify.register(requestLog);
   await fastify.register(securityHeaders); // nosniff, before any hook that may answer an error

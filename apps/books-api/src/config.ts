@@ -318,7 +318,7 @@ export function loadConfig(env: Env = process.env) {
     port: read(env, 'PORT', integerInRange(0, 65535), 8000),
     logLevel: read<LogLevel>(env, 'LOG_LEVEL', oneOf(LOG_LEVELS), 'info'),
     chaosHeadersEnabled: read(env, 'ENABLE_CHAOS_HEADERS', truthy, false),
-    // Responses of one event-loop turn written together (plugins/app/response-write-batching.ts).
+    // The books routes' answers of one event-loop turn written together (serialization/book-json.ts).
     responseWriteBatching: read(env, 'RESPONSE_WRITE_BATCHING', strictSwitch, true),
     trafficGeneratorEnabled: read(env, 'ENABLE_TRAFFIC_GENERATOR', truthy, false),
     // The PostgreSQL store (docs/postgresql.md); unset: the in-memory store.

@@ -1,5 +1,5 @@
 import fastJson from 'fast-json-stringify';
-import type { FastifyReply, FastifySerializerCompiler } from 'fastify';
+import type { FastifyReply, FastifySerializerCompiler, onSendHookHandler } from 'fastify';
 import { AuthenticatedBookList, BookResponse } from '../schemas/book.js';
 import type { Book, Slice } from '../store/book-store.js';
 import { JSON_CONTENT_TYPE } from './json-content-type.js';
@@ -115,3 +115,46 @@ export function booksSerializerCompiler(sharedSchemas: Record<string, unknown>):
     return compile(schema);
   };
 }
+
+type SendContinuation = (error: Error | null, payload: unknown) => void;
+
+/*
+ * The books routes' answers of one event-loop turn are written together when the turn's I/O
+ * callbacks have run (a `setImmediate`: the check phase, right after poll).
+ *
+ * Under load one turn reads many requests from many connections. Written one by one, each answer
+ * wakes its client as it goes out, and on a host whose idle CPUs halt at once the sender pays for
+ * every wake-up inside its `writev`. Written together, a client with several connections is woken
+ * once for all of them. An answer waits at most for the rest of its turn; alone, it waits only for
+ * the hop from the poll phase to the check phase.
+ */
+
+/** The answers held in this turn, as flat triples (continuation, payload, reply): holding one allocates nothing. */
+let held: unknown[] = [];
+
+function writeHeldAnswers(): void {
+  // Swapped first: an answer held while these are written starts a batch of its own.
+  const answers = held;
+  held = [];
+  for (let index = 0; index < answers.length; index += 3) {
+    const reply = answers[index + 2] as FastifyReply;
+    try {
+      (answers[index] as SendContinuation)(null, answers[index + 1]);
+    } catch (error) {
+      // Written synchronously, the error would have reached the caller of reply.send; here
+      // nobody is left to answer it, and the other answers of the batch must still go out.
+      reply.log.error({ err: error }, 'writing a response failed');
+      reply.raw.destroy();
+    }
+  }
+}
+
+/**
+ * The books scope's onSend hook (RESPONSE_WRITE_BATCHING, on by default), callback style: every
+ * answer of the scope, errors included, continues at the end of its event-loop turn with the
+ * others of that turn.
+ */
+export const writeAtEndOfTurn: onSendHookHandler = function writeAtEndOfTurn(_request, reply, payload, done) {
+  if (held.length === 0) setImmediate(writeHeldAnswers);
+  held.push(done, payload, reply);
+};

@@ -3,16 +3,16 @@ import { once } from 'node:events';
 import { test, type TestContext } from 'node:test';
 import Fastify from 'fastify';
 import pino from 'pino';
-import responseWriteBatching from '../../src/plugins/app/response-write-batching.js';
+import { writeAtEndOfTurn } from '../../src/serialization/book-json.js';
 import { exchange, listeningApp, openSocket } from '../raw-http.js';
 
 const BOOK = '/api/v1/books/3fa85f64-5717-4562-b3fc-2c963f66afa6';
 
-/** A Fastify app with only the plugin and routes that report what a send did at once. */
+/** A Fastify app with only the hook and routes that report what a send did at once. */
 async function probeApp(t: TestContext, enabled: boolean, lines: string[] = []) {
   const logger = pino({ level: 'info' }, { write: (line: string) => lines.push(line) });
   const app = Fastify({ loggerInstance: logger });
-  await app.register(responseWriteBatching, { enabled });
+  if (enabled) app.addHook('onSend', writeAtEndOfTurn);
   const writtenAtOnce: boolean[] = [];
   app.get('/sync', (_request, reply) => {
     reply.send('answered');

@@ -5,7 +5,7 @@ import { bookNotFound } from '../../../../errors.js';
 import { BookCreate, BookIdParams, BookUpdate, ListQuery, pagingOf, SearchQuery } from '../../../../schemas/book.js';
 import { errorResponses } from '../../../../schemas/errors.js';
 import chaos from '../../../../plugins/app/chaos.js';
-import { booksSerializerCompiler, pageAnswer } from '../../../../serialization/book-json.js';
+import { booksSerializerCompiler, pageAnswer, writeAtEndOfTurn } from '../../../../serialization/book-json.js';
 
 const { notFound, methodNotAllowed, validation, jsonBody, databaseUnavailable } = errorResponses;
 const book = (description: string) => ({ ...Type.Ref('BookResponse'), description });
@@ -20,6 +20,7 @@ const book = (description: string) => ({ ...Type.Ref('BookResponse'), descriptio
 const books: FastifyPluginAsyncTypebox = async (fastify) => {
   const store = fastify.bookStore;
   fastify.setSerializerCompiler(booksSerializerCompiler(fastify.getSchemas()));
+  if (fastify.config.responseWriteBatching) fastify.addHook('onSend', writeAtEndOfTurn);
   // X-Force-Error (chaos mode) acts on exactly the routes of this scope, before their validation and handlers.
   await fastify.register(chaos, { enabled: fastify.config.chaosHeadersEnabled });
   // Which routes need a token (AUTH_REQUIRED, the protected list) is decided per route in this scope.
