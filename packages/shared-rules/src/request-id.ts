@@ -1,11 +1,12 @@
-/**
- * An incoming X-Request-ID is kept only when it is 1-128 visible ASCII characters (0x21-0x7E):
- * anything else (spaces, control characters, non-ASCII, a huge value) could forge log lines
- * or response headers.
- */
-const ACCEPTABLE_REQUEST_ID = /^[\x21-\x7e]{1,128}$/;
-
+/** The longest incoming X-Request-ID kept (the OpenAPI document states it too). */
 export const MAX_REQUEST_ID_LENGTH = 128;
+
+/**
+ * An incoming X-Request-ID is kept only when it is 1 to MAX_REQUEST_ID_LENGTH visible ASCII
+ * characters (0x21-0x7E): anything else (spaces, control characters, non-ASCII, a huge value)
+ * could forge log lines or response headers.
+ */
+const ACCEPTABLE_REQUEST_ID = new RegExp(`^[\\x21-\\x7e]{1,${MAX_REQUEST_ID_LENGTH}}$`);
 
 export function isAcceptableRequestId(value: unknown): value is string {
   return typeof value === 'string' && ACCEPTABLE_REQUEST_ID.test(value);

@@ -1,11 +1,13 @@
+import { MAX_REQUEST_ID_LENGTH } from '@books/shared-rules';
+
 /**
  * Response headers the server really sends, as reusable OpenAPI header components, and the
  * statuses that carry each one. completeDocument() adds them to every documented response.
  */
 export const HEADER_COMPONENTS = {
   'X-Request-ID': {
-    description: 'The request id: an incoming X-Request-ID of 1-128 visible ASCII characters, otherwise a new UUID',
-    schema: { type: 'string', minLength: 1, maxLength: 128 },
+    description: `The request id: an incoming X-Request-ID of 1-${MAX_REQUEST_ID_LENGTH} visible ASCII characters, otherwise a new UUID`,
+    schema: { type: 'string', minLength: 1, maxLength: MAX_REQUEST_ID_LENGTH },
   },
   Allow: {
     description: 'The methods this path serves, comma-separated',

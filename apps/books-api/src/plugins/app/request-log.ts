@@ -11,8 +11,8 @@ declare module 'fastify' {
 }
 
 /**
- * Fastify's `genReqId`: echo an acceptable incoming X-Request-ID (1-128 visible ASCII
- * characters, the rule the portal shares), otherwise a new UUID.
+ * Fastify's `genReqId`: echo an acceptable incoming X-Request-ID (the rule the portal shares,
+ * packages/shared-rules), otherwise a new UUID.
  */
 export function requestIdFor(request: IncomingMessage): string {
   return requestIdFrom(request.headers['x-request-id']);
