@@ -1,3 +1,4 @@
+import { PASSWORD_SECURITY_SCHEME } from '../../openapi/security-schemes.js';
 import type { ProviderMetadata } from './provider-keys.js';
 
 /** AUTH_OIDC_DOCS_CLIENT_ID and AUTH_OIDC_DOCS_SCOPES: /docs signs in with the provider (authorization code + PKCE). */
@@ -10,8 +11,6 @@ export interface ProviderDocsSettings {
 
 /** FastAPI's name for the same scheme (fastapi.security.OAuth2AuthorizationCodeBearer). */
 export const PROVIDER_SECURITY_SCHEME = 'OAuth2AuthorizationCodeBearer';
-/** The API's own password login (plugins/external/openapi.ts). */
-const PASSWORD_SECURITY_SCHEME = 'OAuth2PasswordBearer';
 
 type SecurityRequirement = Record<string, string[]>;
 interface Operation {

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger, FastifyInstance, FastifyRequest, onRequestHookH
 import fp from 'fastify-plugin';
 import Type from 'typebox';
 import { bearerToken } from '../../auth/bearer-header.js';
+import { PASSWORD_SECURITY_SCHEME } from '../../openapi/security-schemes.js';
 import { createCredentialCheck } from '../../auth/credential-check.js';
 import type { LoginThrottleSettings } from '../../auth/login-throttle.js';
 import type { VerificationSlotSettings } from '../../auth/verification-slots.js';
@@ -61,9 +62,6 @@ export interface BearerAuthRouteConfig {
   mode: 'optional' | 'required';
   role?: string;
 }
-
-/** The OpenAPI security scheme name (plugins/external/openapi.ts defines it; FastAPI uses the same name). */
-export const SECURITY_SCHEME = 'OAuth2PasswordBearer';
 
 const READ_METHODS = new Set(['GET', 'HEAD']);
 
@@ -170,7 +168,7 @@ async function createAuthService(
     if (bearerAuth === undefined) return;
     route.config = { ...route.config, bearerAuth };
     // `{}` lists anonymous access as an alternative: the optional (protected-variant) routes.
-    const bearer: Record<string, string[]> = { [SECURITY_SCHEME]: [] };
+    const bearer: Record<string, string[]> = { [PASSWORD_SECURITY_SCHEME]: [] };
     const security = bearerAuth.mode === 'required' ? [bearer] : [{}, bearer];
     const schema = route.schema ?? {};
     route.schema = {

@@ -3,6 +3,7 @@ import fp from 'fastify-plugin';
 import { SERVICE_NAME, SERVICE_VERSION } from '../../service-info.js';
 import { completeDocument } from '../../openapi/complete-document.js';
 import { fastapiOperationId } from '../../openapi/fastapi-operation-id.js';
+import { PASSWORD_SECURITY_SCHEME, passwordSecurityScheme } from '../../openapi/security-schemes.js';
 import { documentForcedErrors } from '../app/chaos.js';
 
 /**
@@ -31,10 +32,7 @@ export default fp(
           { name: 'auth', description: 'Token login (OAuth 2.0 password grant)' },
         ],
         components: {
-          securitySchemes: {
-            // The "Authorize" button of /docs posts the password form to /token and sends the token.
-            OAuth2PasswordBearer: { type: 'oauth2', flows: { password: { tokenUrl: '/token', scopes: {} } } },
-          },
+          securitySchemes: { [PASSWORD_SECURITY_SCHEME]: passwordSecurityScheme },
         },
       },
       // Documentation only: adds X-Force-Error and the forced responses to the routes chaos covers,
