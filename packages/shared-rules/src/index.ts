@@ -1,3 +1,4 @@
 export { SWITCH_OFF_WORDS, SWITCH_ON_WORDS, SWITCH_WORDS_HINT, parseSwitch } from './switch-words.js';
 export { MAX_REQUEST_ID_LENGTH, isAcceptableRequestId, requestIdFrom } from './request-id.js';
 export { MAX_RECONNECT_DELAY_SECONDS, reconnectDelaySeconds } from './reconnect-delay.js';
+export { applyMigrations, migrate, withAdvisoryLock, type Migration, type MigrationLedger } from './migrations.js';

@@ -1,22 +1,16 @@
 import 'server-only';
-import type { ReservedSql, Sql } from 'postgres';
+import { migrate, type Migration } from '@books/shared-rules';
+import type { Sql } from 'postgres';
 
 /**
- * The portal's schema in PORTAL_DATABASE_URL, as versioned migrations applied at start under a
- * PostgreSQL advisory lock, so replicas starting together apply each one once. The same small
- * approach as the Books API's (apps/books-api/src/store/postgres/migrations.ts): a migration
- * library would bring a second PostgreSQL driver or a folder of files, and the portal's Next.js
- * bundle carries these as code, not as files it has to find at run time.
+ * The portal's schema in PORTAL_DATABASE_URL, as versioned migrations applied at start by the
+ * runner both apps share (packages/shared-rules: each migration once, under a PostgreSQL advisory
+ * lock, so replicas starting together apply each one once). The portal's Next.js bundle carries
+ * them as code, not as files it has to find at run time.
  */
 
-export interface Migration {
-  version: number;
-  name: string;
-  sql: string;
-}
-
 /** A fixed key no other code uses; replicas queue on it and find the work done by the first. */
-export const PORTAL_MIGRATION_LOCK_KEY = 7_414_206_101;
+const PORTAL_MIGRATION_LOCK_KEY = 7_414_206_101;
 
 export const PORTAL_MIGRATIONS: readonly Migration[] = [
   {
@@ -65,47 +59,9 @@ export const PORTAL_MIGRATIONS: readonly Migration[] = [
 ];
 
 /** Applies every migration not yet recorded, each in its own transaction; returns the versions applied. */
-export async function migratePortalDatabase(
+export function migratePortalDatabase(
   sql: Sql,
   migrations: readonly Migration[] = PORTAL_MIGRATIONS,
 ): Promise<number[]> {
-  const connection = await sql.reserve();
-  try {
-    await connection`select pg_advisory_lock(${PORTAL_MIGRATION_LOCK_KEY})`;
-    try {
-      return await applyMigrations(connection, migrations);
-    } finally {
-      await connection`select pg_advisory_unlock(${PORTAL_MIGRATION_LOCK_KEY})`.catch(() => undefined);
-    }
-  } finally {
-    connection.release();
-  }
-}
-
-async function applyMigrations(connection: ReservedSql, migrations: readonly Migration[]): Promise<number[]> {
-  await connection`
-    create table if not exists portal_schema_migrations (
-      version    integer primary key,
-      name       text not null,
-      applied_at timestamptz not null default now()
-    )`;
-  const done = new Set(
-    (await connection<{ version: number }[]>`select version from portal_schema_migrations`).map((row) => row.version),
-  );
-  const applied: number[] = [];
-  for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {
-    if (done.has(migration.version)) continue;
-    await connection.unsafe('begin');
-    try {
-      await connection.unsafe(migration.sql).simple(); // several statements in one migration
-      await connection`insert into portal_schema_migrations (version, name) values (${migration.version}, ${migration.name})`;
-      await connection.unsafe('commit');
-    } catch (error) {
-      await connection.unsafe('rollback').catch(() => undefined);
-      const message = error instanceof Error ? error.message : String(error);
-      throw new Error(`Portal migration ${migration.version} (${migration.name}) failed: ${message}`, { cause: error });
-    }
-    applied.push(migration.version);
-  }
-  return applied;
+  return migrate(sql, migrations, { table: 'portal_schema_migrations', lockKey: PORTAL_MIGRATION_LOCK_KEY });
 }
