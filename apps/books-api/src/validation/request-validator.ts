@@ -1,5 +1,5 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import type { FastifySchemaCompiler, preValidationHookHandler } from 'fastify';
+import type { FastifySchemaCompiler, preValidationAsyncHookHandler } from 'fastify';
 import addFormats from 'ajv-formats';
 import { RequestValidationError, unsupportedMediaType, type ValidationIssue } from '../errors.js';
 import { isJsonMediaType } from './json-body.js';
@@ -104,19 +104,11 @@ export const fastifyValidationOff: FastifySchemaCompiler<unknown> = () =>
  * The route's preValidation hook: its parts checked together, a RequestValidationError (422) or
  * a 415 thrown at once, the parsed path and query put back on the request.
  */
-export function validationHook(validator: RequestValidator): preValidationHookHandler {
-  // Callback style: validation never waits for anything.
-  return function validateRequest(request, _reply, done) {
-    let parts;
-    try {
-      parts = validator(request.params, request.query, request.body, request.headers['content-type']);
-    } catch (error) {
-      done(error as Error);
-      return;
-    }
+export function validationHook(validator: RequestValidator): preValidationAsyncHookHandler {
+  return async function validateRequest(request) {
+    const parts = validator(request.params, request.query, request.body, request.headers['content-type']);
     if (parts.params !== undefined) request.params = parts.params;
     if (parts.query !== undefined) request.query = parts.query;
-    done();
   };
 }
 

@@ -1,4 +1,10 @@
-import type { FastifyBaseLogger, FastifyInstance, FastifyRequest, onRequestHookHandler, RouteOptions } from 'fastify';
+import type {
+  FastifyBaseLogger,
+  FastifyInstance,
+  FastifyRequest,
+  onRequestAsyncHookHandler,
+  RouteOptions,
+} from 'fastify';
 import fp from 'fastify-plugin';
 import Type from 'typebox';
 import { bearerToken } from '../../auth/bearer-header.js';
@@ -233,18 +239,14 @@ async function authentication(
 
   /**
    * Guards the routes whose config declares `bearerAuth`: 'required' always verifies,
-   * 'optional' only when an Authorization header is present. Callback style: most requests
-   * pass unguarded, and an async hook would cost each of them a promise and a microtask.
+   * 'optional' only when an Authorization header is present. A rejection becomes the request's
+   * answer through the error handler.
    */
-  const bearerGuard: onRequestHookHandler = (request, _reply, done) => {
+  const bearerGuard: onRequestAsyncHookHandler = async function bearerGuard(request) {
     const bearerAuth = request.routeOptions.config.bearerAuth;
     const authorization = request.headers.authorization;
-    if (bearerAuth === undefined || (bearerAuth.mode === 'optional' && authorization === undefined)) {
-      done();
-      return;
-    }
-    // A rejection becomes the request's answer through the error handler.
-    admit(request, bearerAuth, authorization).then(() => done(), done);
+    if (bearerAuth === undefined || (bearerAuth.mode === 'optional' && authorization === undefined)) return;
+    await admit(request, bearerAuth, authorization);
   };
 
   app.decorateRequest('principal', null);

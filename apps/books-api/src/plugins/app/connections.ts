@@ -7,7 +7,7 @@ import {
   type ServerResponse,
 } from 'node:http';
 import type { Socket } from 'node:net';
-import type { ConnectionError, FastifyInstance, onRequestHookHandler } from 'fastify';
+import type { ConnectionError, FastifyInstance, onRequestAsyncHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import type { ConnectionSettings } from '../../config.js';
 import {
@@ -161,31 +161,23 @@ function asksForUpgrade(headers: IncomingHttpHeaders): boolean {
  * server options so this one answers), and a request asking for a protocol upgrade gets
  * `Connection: close`.
  */
-const checkHostAndUpgrade: onRequestHookHandler = function checkHostAndUpgrade(request, reply, done) {
-  if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
-    done(missingHost());
-    return;
-  }
+const checkHostAndUpgrade: onRequestAsyncHookHandler = async function checkHostAndUpgrade(request, reply) {
+  if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) throw missingHost();
   // No protocol upgrade is served, so the request is answered as plain HTTP/1.1; but Node's
   // parser stops reading the connection after a request that asked for one, so a request
   // pipelined behind it would never be answered. Closing tells the client to send it again.
   if (asksForUpgrade(request.headers)) reply.header('Connection', 'close');
-  done();
 };
 
 /** Counts the requests each keep-alive connection carries (see the top of this file). */
-function connectionRequestCounter(settings: ConnectionSettings): onRequestHookHandler {
+function connectionRequestCounter(settings: ConnectionSettings): onRequestAsyncHookHandler {
   const requestsSeen = new WeakMap<Socket, number>();
-  return function countRequestsOnConnection(request, reply, done) {
+  return async function countRequestsOnConnection(request, reply) {
     const socket = request.raw.socket;
     const count = (requestsSeen.get(socket) ?? 0) + 1;
     requestsSeen.set(socket, count);
-    if (count > settings.maxRequestsPerConnection) {
-      done(tooManyRequestsOnConnection());
-      return;
-    }
+    if (count > settings.maxRequestsPerConnection) throw tooManyRequestsOnConnection();
     if (count === settings.maxRequestsPerConnection) reply.header('Connection', 'close');
-    done();
   };
 }
 

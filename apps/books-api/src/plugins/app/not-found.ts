@@ -54,17 +54,12 @@ export default fp(
     fastify.setNotFoundHandler(answerUnrouted);
     // Runs first among the route hooks (this plugin is registered before auth and chaos), so
     // neither sees a request its route does not really serve.
-    // Callback style: nearly every request passes straight through, and an async hook would
-    // cost each of them a promise and a microtask.
-    fastify.addHook('onRequest', function answerEmptyParameterAsUnrouted(request, reply, done) {
+    fastify.addHook('onRequest', async function answerEmptyParameterAsUnrouted(request, reply) {
       // No route reads the body of a request it does not serve (see json-body.ts).
       if (request.is404) ignoreBody(request);
-      if (!hasEmptyParameter(request.params as Record<string, string | undefined>)) {
-        done();
-        return;
-      }
-      // The answer is sent (a redirect) or thrown (404, 405): done only carries the error.
-      answerUnrouted(request, reply).catch(done);
+      if (!hasEmptyParameter(request.params as Record<string, string | undefined>)) return;
+      // The answer is sent (a redirect: the reply is returned) or thrown (404, 405).
+      return answerUnrouted(request, reply);
     });
   },
   { name: 'not-found', dependencies: ['route-registry', 'errors'] },

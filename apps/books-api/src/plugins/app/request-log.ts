@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { requestIdFrom } from '@books/shared-rules';
-import { LogController, type FastifyReply, type FastifyRequest, type onRequestHookHandler } from 'fastify';
+import { LogController, type FastifyReply, type FastifyRequest, type onRequestAsyncHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 
 declare module 'fastify' {
@@ -79,9 +79,8 @@ function logRequestLine(request: FastifyRequest, reply: FastifyReply): void {
 }
 
 /** Every response, errors, 404 and 405 included, carries the request id. */
-const sendRequestId: onRequestHookHandler = function sendRequestId(request, reply, done) {
+const sendRequestId: onRequestAsyncHookHandler = async function sendRequestId(request, reply) {
   reply.header('X-Request-ID', request.id);
-  done();
 };
 
 /**

@@ -1,4 +1,4 @@
-import type { onRequestHookHandler } from 'fastify';
+import type { onRequestAsyncHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 
 /**
@@ -8,9 +8,8 @@ import fp from 'fastify-plugin';
 export const NOSNIFF = { name: 'X-Content-Type-Options', value: 'nosniff' } as const;
 
 /** The headers every routed answer carries, errors, 404 and 405 included. */
-const sendSecurityHeaders: onRequestHookHandler = function sendSecurityHeaders(_request, reply, done) {
+const sendSecurityHeaders: onRequestAsyncHookHandler = async function sendSecurityHeaders(_request, reply) {
   reply.header(NOSNIFF.name, NOSNIFF.value);
-  done();
 };
 
 /**
