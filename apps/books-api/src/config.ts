@@ -11,7 +11,7 @@
  * the user set does, and its message names both.
  */
 
-import { parseSwitch, SWITCH_WORDS_HINT } from '@books/shared-rules';
+import { gotUrl, parseSwitch, SWITCH_WORDS_HINT } from '@books/shared-rules';
 import type { TokenSigningSettings } from './auth/signing-keys.js';
 import { parseTrustedProxies } from './trust-proxy.js';
 
@@ -98,7 +98,8 @@ function readTokenSigning(env: Env): TokenSigningSettings {
 
 /**
  * A URL variable; empty means unset. Text that is no URL is refused with `notAUrl`, and `check`
- * throws an InvalidValue for a URL of the wrong kind. The value is kept as written.
+ * throws an InvalidValue for a URL of the wrong kind. The value is kept as written. Messages
+ * quote a URL only through gotUrl (no user, password or query): it may hold credentials.
  */
 function optionalUrl(notAUrl: string, check: (url: URL, raw: string) => void): Parser<string | undefined> {
   return (raw) => {
@@ -118,7 +119,7 @@ function optionalUrl(notAUrl: string, check: (url: URL, raw: string) => void): P
 /** A libpq URL (`postgres://user:pass@host:port/db?sslmode=require`). Empty means unset: the memory store. */
 const databaseUrl = optionalUrl('must be a URL such as postgres://user:password@host:5432/books', (url) => {
   if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') {
-    throw new InvalidValue(`must start with postgres:// or postgresql://, got "${url.protocol}//"`);
+    throw new InvalidValue(`must start with postgres:// or postgresql://${gotUrl(url.href)}`);
   }
 });
 
@@ -207,7 +208,7 @@ const oidcIssuer = optionalUrl(
     if (url.search !== '' || url.hash !== '') throw new InvalidValue('must not have a query or fragment');
     if (url.protocol === 'https:') return;
     if (url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname)) return;
-    throw new InvalidValue(`must be https (http only on a loopback address, for development), got "${raw}"`);
+    throw new InvalidValue(`must be https (http only on a loopback address, for development)${gotUrl(raw)}`);
   },
 );
 

@@ -2,3 +2,4 @@ export { SWITCH_OFF_WORDS, SWITCH_ON_WORDS, SWITCH_WORDS_HINT, parseSwitch } fro
 export { MAX_REQUEST_ID_LENGTH, isAcceptableRequestId, requestIdFrom } from './request-id.js';
 export { MAX_RECONNECT_DELAY_SECONDS, reconnectDelaySeconds } from './reconnect-delay.js';
 export { applyMigrations, migrate, withAdvisoryLock, type Migration, type MigrationLedger } from './migrations.js';
+export { gotUrl, urlInMessage } from './url-in-message.js';

@@ -185,6 +185,56 @@ describe('portal sign-in configuration', () => {
     expect(() => parseConfig({ PORTAL_AUTH: 'none', ...change })).toThrow(message);
   });
 
+  describe('never quotes a credential when it refuses a value', () => {
+    const PASSWORD = 'pa55-W0rd-n0t-for-logs';
+    const USER = 'portal-db-user';
+    const refusal = (env: Record<string, string>): ConfigError => {
+      try {
+        parseConfig(env);
+      } catch (error) {
+        if (error instanceof ConfigError) return error;
+        throw error;
+      }
+      throw new Error(`accepted ${JSON.stringify(env)}`);
+    };
+
+    it.each([
+      // Unparseable (a port that is no number): not quoted at all.
+      ['PORTAL_DATABASE_URL', `postgres://${USER}:${PASSWORD}@db.example:port/portal`, undefined],
+      // No scheme: new URL() reads the user as the scheme and the password as the path.
+      ['PORTAL_DATABASE_URL', `${USER}:${PASSWORD}@db.example/portal`, undefined],
+      ['PORTAL_DATABASE_URL', `mysql://${USER}:${PASSWORD}@db.example/portal`, 'mysql://db.example/portal'],
+      ['PORTAL_AZURE_ARM_ENDPOINT', `https://${USER}:${PASSWORD}@arm.example`, 'https://arm.example'],
+      ['PORTAL_AZURE_ARM_ENDPOINT', `https://${USER}:${PASSWORD}@arm.example:x`, undefined],
+      ['PORTAL_AZURE_ARM_ENDPOINT', `http://${USER}:${PASSWORD}@arm.example`, 'http://arm.example'],
+      [
+        'PORTAL_PUBLIC_URL',
+        `https://${USER}:${PASSWORD}@portal.example/x?token=${PASSWORD}`,
+        'https://portal.example/x',
+      ],
+      ['PORTAL_OIDC_ISSUER', `http://${USER}:${PASSWORD}@login.example/realm`, 'http://login.example/realm'],
+    ])('%s=%s', (name, value, shown) => {
+      const base: Record<string, string> =
+        name === 'PORTAL_OIDC_ISSUER'
+          ? oidc
+          : name === 'PORTAL_AZURE_ARM_ENDPOINT'
+            ? { PORTAL_AUTH: 'none', PORTAL_AZURE_SUBSCRIPTION_ID: '00000000-0000-4000-8000-000000000000' }
+            : { PORTAL_AUTH: 'proxy' };
+      const { message } = refusal({ ...base, [name]: value });
+      expect(message).toContain(name);
+      expect(message).not.toContain(PASSWORD);
+      expect(message).not.toContain(USER);
+      if (shown === undefined) expect(message).toMatch(/not shown/);
+      else expect(message).toContain(`"${shown}"`);
+    });
+
+    it('never quotes the session secret', () => {
+      const { message } = refusal({ PORTAL_AUTH: 'none', PORTAL_SESSION_SECRET: PASSWORD });
+      expect(message).toContain('PORTAL_SESSION_SECRET');
+      expect(message).not.toContain(PASSWORD);
+    });
+  });
+
   it('refuses a short session secret in every mode', () => {
     expect(() => parseConfig({ PORTAL_AUTH: 'none', PORTAL_SESSION_SECRET: 'short' })).toThrow(/at least 32 bytes/);
   });

@@ -1,6 +1,6 @@
 import 'server-only';
 import { AZURE_PUBLIC_REGIONS, isAzureRegion, type Location } from '@/lib/platform/storage-rules';
-import { parseSwitch, SWITCH_WORDS_HINT } from '@books/shared-rules';
+import { gotUrl, parseSwitch, SWITCH_WORDS_HINT } from '@books/shared-rules';
 import { parseAuthConfig, parseDatabaseUrl, parseOptionalPublicUrl, type AuthConfig } from './auth/auth-config';
 
 /**
@@ -137,12 +137,12 @@ function parseAzureObservation(env: Env): AzureObservationConfig | undefined {
     try {
       url = new URL(endpoint);
     } catch {
-      throw new ConfigError(`PORTAL_AZURE_ARM_ENDPOINT must be an https URL, got "${endpoint}"`);
+      throw new ConfigError(`PORTAL_AZURE_ARM_ENDPOINT must be an https URL${gotUrl(endpoint)}`);
     }
     // The SDK sends its bearer token only over https.
     if (url.protocol !== 'https:' || url.search || url.hash || url.username || url.password) {
       throw new ConfigError(
-        `PORTAL_AZURE_ARM_ENDPOINT must be an https URL without query or credentials, got "${endpoint}"`,
+        `PORTAL_AZURE_ARM_ENDPOINT must be an https URL without query or credentials${gotUrl(endpoint)}`,
       );
     }
     armEndpoint = url.origin;

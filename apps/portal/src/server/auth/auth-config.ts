@@ -1,4 +1,5 @@
 import 'server-only';
+import { gotUrl } from '@books/shared-rules';
 import type { RoleMapping } from './role-mapping';
 
 /**
@@ -57,11 +58,12 @@ function list(env: Env, name: string): string[] {
     .filter((item) => item !== '');
 }
 
+/** A URL the message may not quote as written: it may hold a user and password (gotUrl). */
 function parseUrl(raw: string, name: string, fail: Fail): URL {
   try {
     return new URL(raw);
   } catch {
-    throw fail(`${name} must be an absolute URL, got "${raw}"`);
+    throw fail(`${name} must be an absolute URL${gotUrl(raw)}`);
   }
 }
 
@@ -71,7 +73,7 @@ function parseIssuer(env: Env, fail: Fail): URL {
   const issuer = parseUrl(required(env, name, 'with PORTAL_AUTH=oidc', fail), name, fail);
   const loopbackHttp = issuer.protocol === 'http:' && LOOPBACK_HOSTS.has(issuer.hostname);
   if (issuer.protocol !== 'https:' && !loopbackHttp) {
-    throw fail(`${name} must be an https URL (plain http only on 127.0.0.1 or localhost), got "${issuer.href}"`);
+    throw fail(`${name} must be an https URL (plain http only on 127.0.0.1 or localhost)${gotUrl(issuer.href)}`);
   }
   return issuer;
 }
@@ -91,7 +93,7 @@ function publicOrigin(raw: string, fail: Fail): URL {
   const name = 'PORTAL_PUBLIC_URL';
   const url = parseUrl(raw, name, fail);
   if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.pathname !== '/' || url.search || url.hash) {
-    throw fail(`${name} must be an http(s) origin such as https://portal.example.com, got "${url.href}"`);
+    throw fail(`${name} must be an http(s) origin such as https://portal.example.com${gotUrl(url.href)}`);
   }
   return new URL(url.origin);
 }
@@ -119,7 +121,7 @@ export function parseDatabaseUrl(env: Env, fail: Fail): string | undefined {
   if (raw === undefined) return undefined;
   const url = parseUrl(raw, 'PORTAL_DATABASE_URL', fail);
   if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') {
-    throw fail('PORTAL_DATABASE_URL must be a postgres:// URL');
+    throw fail(`PORTAL_DATABASE_URL must be a postgres:// URL${gotUrl(raw)}`);
   }
   return raw;
 }
