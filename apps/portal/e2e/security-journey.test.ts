@@ -26,6 +26,7 @@ const SESSION_COOKIE = 'portal-session';
 const CLIENT_SECRET = randomBytes(24).toString('hex');
 const SESSION_SECRET = randomBytes(32).toString('hex');
 const DATABASE_PASSWORD = randomBytes(16).toString('hex');
+const PROXY_SECRET = randomBytes(24).toString('hex');
 
 const user = (login: string, name: string, groups: string[], extra: Partial<TestUser> = {}): TestUser => ({
   login,
@@ -66,7 +67,7 @@ const cookies = new Map<string, string>();
 
 /** Every value the portal was configured with that no answer may contain. */
 function secrets(): string[] {
-  return [CLIENT_SECRET, SESSION_SECRET, DATABASE_PASSWORD, databaseUrl, standIn.token];
+  return [CLIENT_SECRET, SESSION_SECRET, PROXY_SECRET, DATABASE_PASSWORD, databaseUrl, standIn.token];
 }
 
 function assertNoSecret(text: string, where: string): void {
@@ -261,6 +262,7 @@ describe('no secret on any page or API answer', () => {
       kubeconfigPath,
       env: {
         PORTAL_AUTH: 'proxy',
+        PORTAL_PROXY_SECRET: PROXY_SECRET,
         PORTAL_SESSION_SECRET: SESSION_SECRET,
         PORTAL_DATABASE_URL: databaseUrl,
         PORTAL_OIDC_CLIENT_SECRET: CLIENT_SECRET,
@@ -280,6 +282,7 @@ describe('no secret on any page or API answer', () => {
             method: init?.method ?? 'GET',
             redirect: 'manual',
             headers: {
+              'X-Portal-Proxy-Secret': PROXY_SECRET,
               ...identity,
               ...(init?.method && init.method !== 'GET' ? { Origin: proxied.url } : {}),
               ...(init?.body === undefined ? {} : { 'Content-Type': 'application/json' }),

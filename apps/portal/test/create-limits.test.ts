@@ -6,6 +6,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { PORTAL_KEYS } from '../src/lib/platform/account-manifest';
 import { eventually, startTestCluster, type TestCluster } from './kubernetes-harness';
+import { TEST_PROXY_SECRET, throughProxy } from './proxy-sign-in';
 
 const ORIGIN = 'http://portal.test';
 let cluster: TestCluster;
@@ -16,8 +17,8 @@ async function restartedRoutes() {
   return import('../src/app/api/platform/resources/route');
 }
 
-const requester = (user: string) => ({ 'x-forwarded-user': user, 'x-forwarded-groups': 'developers' });
-const ADMIN = { 'x-forwarded-user': 'ada', 'x-forwarded-groups': 'portal-admins' };
+const requester = (user: string) => throughProxy({ 'x-forwarded-user': user, 'x-forwarded-groups': 'developers' });
+const ADMIN = throughProxy({ 'x-forwarded-user': 'ada', 'x-forwarded-groups': 'portal-admins' });
 
 function create(headers: Record<string, string>): Request {
   return new Request(`${ORIGIN}/api/platform/resources`, {
@@ -61,6 +62,7 @@ beforeEach(() => {
   vi.stubEnv('PORTAL_MOCK_PLATFORM', 'false');
   vi.stubEnv('KUBECONFIG', cluster.kubeconfigPath);
   vi.stubEnv('PORTAL_AUTH', 'proxy');
+  vi.stubEnv('PORTAL_PROXY_SECRET', TEST_PROXY_SECRET);
   vi.stubEnv('PORTAL_ADMIN_GROUPS', 'portal-admins');
   vi.stubEnv('PORTAL_REQUESTER_GROUPS', 'developers');
 });

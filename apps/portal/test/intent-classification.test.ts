@@ -8,6 +8,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { eventually, startTestCluster, type TestCluster } from './kubernetes-harness';
 import { standInRequest } from './stand-in-client';
+import { PROXY_PROOF, TEST_PROXY_SECRET } from './proxy-sign-in';
 
 // The first test of a file starts a cluster (and a child process or a database): slow on a busy machine.
 vi.setConfig({ testTimeout: 120_000 });
@@ -48,6 +49,7 @@ function send(method: string, path: string, body?: unknown, user: Record<string,
     headers: {
       host: 'portal.test',
       origin: ORIGIN,
+      ...PROXY_PROOF,
       'x-forwarded-email': 'rita@books.example',
       'x-forwarded-groups': 'portal-admins',
       ...user,
@@ -131,6 +133,7 @@ beforeEach(() => {
   vi.stubEnv('PORTAL_MOCK_PLATFORM', 'false');
   vi.stubEnv('KUBECONFIG', cluster.kubeconfigPath);
   vi.stubEnv('PORTAL_AUTH', 'proxy');
+  vi.stubEnv('PORTAL_PROXY_SECRET', TEST_PROXY_SECRET);
   vi.stubEnv('PORTAL_ADMIN_GROUPS', 'portal-admins');
   vi.stubEnv('PORTAL_REQUESTER_GROUPS', 'portal-requesters');
 });

@@ -6,6 +6,7 @@
 import { startPostgres, type TestPostgres } from '@books/test-postgres';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { eventually, startTestCluster, type TestCluster } from './kubernetes-harness';
+import { PROXY_PROOF, TEST_PROXY_SECRET } from './proxy-sign-in';
 
 // The first test of a file starts a cluster (and a child process or a database): slow on a busy machine.
 vi.setConfig({ testTimeout: 120_000 });
@@ -38,6 +39,7 @@ async function routes() {
 const headers = (extra: Record<string, string> = {}) => ({
   host: 'portal.test',
   origin: ORIGIN,
+  ...PROXY_PROOF,
   'x-forwarded-user': 'rita',
   'x-forwarded-email': 'rita@books.example',
   'x-forwarded-groups': 'portal-admins',
@@ -103,6 +105,7 @@ describe.each([
     vi.stubEnv('PORTAL_MOCK_PLATFORM', 'false');
     vi.stubEnv('KUBECONFIG', cluster.kubeconfigPath);
     vi.stubEnv('PORTAL_AUTH', 'proxy');
+    vi.stubEnv('PORTAL_PROXY_SECRET', TEST_PROXY_SECRET);
     vi.stubEnv('PORTAL_ADMIN_GROUPS', 'portal-admins');
     const url = databaseUrl();
     if (url) vi.stubEnv('PORTAL_DATABASE_URL', url);
@@ -214,6 +217,7 @@ describe('intent ledger guarding the cluster', () => {
     vi.stubEnv('PORTAL_MOCK_PLATFORM', 'false');
     vi.stubEnv('KUBECONFIG', cluster.kubeconfigPath);
     vi.stubEnv('PORTAL_AUTH', 'proxy');
+    vi.stubEnv('PORTAL_PROXY_SECRET', TEST_PROXY_SECRET);
     vi.stubEnv('PORTAL_ADMIN_GROUPS', 'portal-admins');
   });
 

@@ -5,6 +5,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { eventually, startTestCluster, type TestCluster } from './kubernetes-harness';
 import { standInRequest } from './stand-in-client';
+import { PROXY_PROOF, TEST_PROXY_SECRET } from './proxy-sign-in';
 
 const ORIGIN = 'http://portal.test';
 const RESOURCES = `${ORIGIN}/api/platform/resources`;
@@ -40,6 +41,7 @@ const json = async (response: Response) => (await response.json()) as Body;
 const headers = (extra: Record<string, string> = {}) => ({
   host: 'portal.test',
   origin: ORIGIN,
+  ...PROXY_PROOF,
   'x-forwarded-user': 'platform-admin',
   'x-forwarded-groups': 'portal-admins',
   ...extra,
@@ -100,6 +102,7 @@ beforeEach(() => {
   vi.stubEnv('KUBECONFIG', cluster.kubeconfigPath);
   // Proxy mode: the forwarded identity is the signed-in user, an admin through its group.
   vi.stubEnv('PORTAL_AUTH', 'proxy');
+  vi.stubEnv('PORTAL_PROXY_SECRET', TEST_PROXY_SECRET);
   vi.stubEnv('PORTAL_ADMIN_GROUPS', 'portal-admins');
 });
 

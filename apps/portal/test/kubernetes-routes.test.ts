@@ -4,6 +4,7 @@
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { eventually, startTestCluster, type TestCluster } from './kubernetes-harness';
+import { TEST_PROXY_SECRET, throughProxy } from './proxy-sign-in';
 
 const ORIGIN = 'http://portal.test';
 let cluster: TestCluster;
@@ -20,7 +21,7 @@ async function routes() {
  * These tests run in proxy mode (PORTAL_AUTH=proxy): the forwarded identity is the signed-in user,
  * an admin unless a test says otherwise.
  */
-const ADMIN = { 'x-forwarded-user': 'platform-admin', 'x-forwarded-groups': 'portal-admins' };
+const ADMIN = throughProxy({ 'x-forwarded-user': 'platform-admin', 'x-forwarded-groups': 'portal-admins' });
 
 function get(path: string): Request {
   return new Request(`${ORIGIN}${path}`, { headers: { host: 'portal.test', ...ADMIN } });
@@ -78,6 +79,7 @@ beforeEach(() => {
   vi.stubEnv('PORTAL_MOCK_PLATFORM', 'false');
   vi.stubEnv('KUBECONFIG', cluster.kubeconfigPath);
   vi.stubEnv('PORTAL_AUTH', 'proxy');
+  vi.stubEnv('PORTAL_PROXY_SECRET', TEST_PROXY_SECRET);
   vi.stubEnv('PORTAL_ADMIN_GROUPS', 'portal-admins');
 });
 

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, parseConfig } from './config';
 
+const PROXY = { PORTAL_AUTH: 'proxy', PORTAL_PROXY_SECRET: 'p'.repeat(32) };
+
 describe('portal configuration', () => {
   it('uses the mock platform in development mode and the cluster otherwise', () => {
     expect(parseConfig({ NODE_ENV: 'development' }).mockPlatform).toBe(true);
@@ -41,10 +43,10 @@ describe('portal configuration', () => {
 
   it('reads PORTAL_PUBLIC_URL in every mode, and requires an http(s) origin', () => {
     expect(parseConfig({ PORTAL_AUTH: 'none' }).publicUrl).toBeUndefined();
-    expect(parseConfig({ PORTAL_AUTH: 'proxy', PORTAL_PUBLIC_URL: 'https://portal.example.com' }).publicUrl?.href).toBe(
+    expect(parseConfig({ ...PROXY, PORTAL_PUBLIC_URL: 'https://portal.example.com' }).publicUrl?.href).toBe(
       'https://portal.example.com/',
     );
-    expect(() => parseConfig({ PORTAL_AUTH: 'proxy', PORTAL_PUBLIC_URL: 'https://portal.example.com/x' })).toThrow(
+    expect(() => parseConfig({ ...PROXY, PORTAL_PUBLIC_URL: 'https://portal.example.com/x' })).toThrow(
       'PORTAL_PUBLIC_URL',
     );
   });
@@ -140,9 +142,9 @@ describe('portal sign-in configuration', () => {
 
   it('keeps the intent ledger in PORTAL_DATABASE_URL in every sign-in mode, and in memory without it', () => {
     expect(parseConfig({ PORTAL_AUTH: 'none' }).databaseUrl).toBeUndefined();
-    expect(
-      parseConfig({ PORTAL_AUTH: 'proxy', PORTAL_DATABASE_URL: ' postgres://portal@db:5432/portal ' }).databaseUrl,
-    ).toBe('postgres://portal@db:5432/portal');
+    expect(parseConfig({ ...PROXY, PORTAL_DATABASE_URL: ' postgres://portal@db:5432/portal ' }).databaseUrl).toBe(
+      'postgres://portal@db:5432/portal',
+    );
     expect(() => parseConfig({ PORTAL_AUTH: 'none', PORTAL_DATABASE_URL: 'mysql://db/portal' })).toThrow(
       'PORTAL_DATABASE_URL',
     );
@@ -219,7 +221,7 @@ describe('portal sign-in configuration', () => {
           ? oidc
           : name === 'PORTAL_AZURE_ARM_ENDPOINT'
             ? { PORTAL_AUTH: 'none', PORTAL_AZURE_SUBSCRIPTION_ID: '00000000-0000-4000-8000-000000000000' }
-            : { PORTAL_AUTH: 'proxy' };
+            : PROXY;
       const { message } = refusal({ ...base, [name]: value });
       expect(message).toContain(name);
       expect(message).not.toContain(PASSWORD);
@@ -233,6 +235,31 @@ describe('portal sign-in configuration', () => {
       expect(message).toContain('PORTAL_SESSION_SECRET');
       expect(message).not.toContain(PASSWORD);
     });
+  });
+
+  it('refuses proxy mode without PORTAL_PROXY_SECRET, naming the variable', () => {
+    expect(() => parseConfig({ PORTAL_AUTH: 'proxy' })).toThrow(ConfigError);
+    expect(() => parseConfig({ PORTAL_AUTH: 'proxy' })).toThrow(
+      /^PORTAL_PROXY_SECRET must be set with PORTAL_AUTH=proxy/,
+    );
+    expect(() => parseConfig({ PORTAL_AUTH: 'proxy', PORTAL_PROXY_SECRET: '  ' })).toThrow(/PORTAL_PROXY_SECRET/);
+  });
+
+  it('refuses a proxy secret shorter than 32 characters in every mode, without quoting it', () => {
+    for (const mode of ['proxy', 'none']) {
+      const short = 'short-proxy-secret-31-character';
+      expect(short).toHaveLength(31);
+      expect(() => parseConfig({ PORTAL_AUTH: mode, PORTAL_PROXY_SECRET: short })).toThrow(
+        /^PORTAL_PROXY_SECRET must be at least 32 characters, got 31/,
+      );
+      expect(() => parseConfig({ PORTAL_AUTH: mode, PORTAL_PROXY_SECRET: short })).not.toThrow(short);
+    }
+    // Characters, not bytes: 32 two-byte characters are enough, 31 are not.
+    expect(parseConfig({ PORTAL_AUTH: 'proxy', PORTAL_PROXY_SECRET: 'é'.repeat(32) }).auth).toMatchObject({
+      mode: 'proxy',
+      proxySecret: 'é'.repeat(32),
+    });
+    expect(() => parseConfig({ PORTAL_AUTH: 'proxy', PORTAL_PROXY_SECRET: 'é'.repeat(31) })).toThrow(/got 31/);
   });
 
   it('refuses a short session secret in every mode', () => {

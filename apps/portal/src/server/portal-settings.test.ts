@@ -9,6 +9,7 @@ const SESSION_SECRET = 'session-secret-value-0123456789abcdefgh';
 const DATABASE_PASSWORD = 'database-password-0123';
 const DATABASE_URL = `postgres://portal:${DATABASE_PASSWORD}@db.internal:5432/portal?sslmode=require`;
 const CLUSTER_TOKEN = 'cluster-token-0123456789';
+const PROXY_SECRET = 'proxy-secret-value-0123456789abcdefgh';
 
 const config = parseConfig({
   PORTAL_AUTH: 'oidc',
@@ -66,10 +67,21 @@ describe('settings page content', () => {
     expect(entry(settingsFor(person('admin'), sources), 'Intent ledger')).toBe(
       'PostgreSQL at postgres://db.internal:5432/portal: durable, shared by every replica',
     );
-    const inMemory = parseConfig({ PORTAL_AUTH: 'proxy', PORTAL_ADMIN_GROUPS: 'platform-admins' });
+    const inMemory = parseConfig({
+      PORTAL_AUTH: 'proxy',
+      PORTAL_PROXY_SECRET: PROXY_SECRET,
+      PORTAL_ADMIN_GROUPS: 'platform-admins',
+    });
     expect(entry(settingsFor(person('admin'), { ...sources, config: inMemory }), 'Intent ledger')).toMatch(
       /^in memory: not durable\. .*set PORTAL_DATABASE_URL to keep it$/,
     );
+  });
+
+  it('shows the proxy secret of proxy mode only as set', () => {
+    const proxied = parseConfig({ PORTAL_AUTH: 'proxy', PORTAL_PROXY_SECRET: PROXY_SECRET });
+    const view = settingsFor(person('admin'), { ...sources, config: proxied });
+    expect(entry(view, 'Proxy secret')).toBe('set');
+    expect(text(view)).not.toContain(PROXY_SECRET);
   });
 
   it.each(['viewer', 'requester', 'admin'] as const)('never holds a secret for a %s', (role) => {

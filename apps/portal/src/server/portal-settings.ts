@@ -63,6 +63,7 @@ function authSettings(auth: AuthConfig): SettingEntry[] {
       { label: 'Requester groups', value: list(auth.roles.requesterGroups) },
     );
   }
+  if (auth.mode === 'proxy') entries.push({ label: 'Proxy secret', value: secretState(auth.proxySecret) });
   if (auth.mode === 'oidc') {
     entries.push(
       { label: 'OIDC issuer', value: urlWithoutCredentials(auth.oidc.issuer) },

@@ -8,6 +8,7 @@ import type { RoleMapping } from './role-mapping';
  */
 
 export const MIN_SESSION_SECRET_BYTES = 32;
+export const MIN_PROXY_SECRET_CHARACTERS = 32;
 
 export interface OidcSettings {
   issuer: URL;
@@ -30,7 +31,7 @@ export interface SessionSettings {
 export type AuthConfig =
   | { mode: 'development' }
   | { mode: 'none' }
-  | { mode: 'proxy'; roles: RoleMapping }
+  | { mode: 'proxy'; roles: RoleMapping; proxySecret: string }
   | { mode: 'oidc'; roles: RoleMapping; oidc: OidcSettings; session: SessionSettings };
 
 export type AuthMode = AuthConfig['mode'];
@@ -115,6 +116,31 @@ function parseSessionSecret(env: Env, needed: boolean, fail: Fail): string | und
   return secret;
 }
 
+/**
+ * The secret the authenticating proxy sends in X-Portal-Proxy-Secret (proxy-proof.ts): without it
+ * anyone who reaches the portal could forward any identity, so proxy mode needs one. Like the
+ * session secret, one that is set must be long enough in every mode.
+ */
+function parseProxySecret(env: Env, needed: boolean, fail: Fail): string | undefined {
+  const name = 'PORTAL_PROXY_SECRET';
+  const secret = value(env, name);
+  if (secret === undefined) {
+    if (needed)
+      throw fail(
+        `${name} must be set with PORTAL_AUTH=proxy: the proxy proves itself by sending it in X-Portal-Proxy-Secret ` +
+          `(at least ${MIN_PROXY_SECRET_CHARACTERS} characters; generate one with: openssl rand -hex 32)`,
+      );
+    return undefined;
+  }
+  const characters = [...secret].length;
+  if (characters < MIN_PROXY_SECRET_CHARACTERS) {
+    throw fail(
+      `${name} must be at least ${MIN_PROXY_SECRET_CHARACTERS} characters, got ${characters} (generate one with: openssl rand -hex 32)`,
+    );
+  }
+  return secret;
+}
+
 /** PORTAL_DATABASE_URL: sessions (oidc mode) and the intent ledger live there when it is set. */
 export function parseDatabaseUrl(env: Env, fail: Fail): string | undefined {
   const raw = value(env, 'PORTAL_DATABASE_URL');
@@ -142,6 +168,7 @@ function parseScopes(env: Env): string[] {
 export function parseAuthConfig(env: Env, developmentMode: boolean, fail: Fail): AuthConfig {
   const mode = value(env, 'PORTAL_AUTH')?.toLowerCase();
   const secret = parseSessionSecret(env, mode === 'oidc', fail);
+  const proxySecret = parseProxySecret(env, mode === 'proxy', fail);
   switch (mode) {
     case undefined:
       if (developmentMode) return { mode: 'development' };
@@ -152,7 +179,7 @@ export function parseAuthConfig(env: Env, developmentMode: boolean, fail: Fail):
     case 'none':
       return { mode: 'none' };
     case 'proxy':
-      return { mode: 'proxy', roles: parseRoles(env) };
+      return { mode: 'proxy', roles: parseRoles(env), proxySecret: proxySecret ?? '' };
     case 'oidc': {
       const publicUrl = parsePublicUrl(env, fail);
       const databaseUrl = parseDatabaseUrl(env, fail);

@@ -3,14 +3,16 @@
  * can set with headers) over the mock platform, whose accounts were all requested by someone else.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { TEST_PROXY_SECRET, throughProxy } from '../../../test/proxy-sign-in';
 
 const ORIGIN = 'http://portal.test';
 const RESOURCES = `${ORIGIN}/api/platform/resources`;
 const valid = { application: 'webshop', environment: 'dev', resourceGroup: 'rg-books-dev', location: 'westeurope' };
 
-const VIEWER = { 'x-forwarded-email': 'vera@example.com', 'x-forwarded-groups': 'staff' };
-const REQUESTER = { 'x-forwarded-email': 'rita@example.com', 'x-forwarded-groups': 'staff, developers' };
-const ADMIN = { 'x-forwarded-user': 'ada', 'x-forwarded-groups': 'platform-admins' };
+const FORWARDED_ADMIN = { 'x-forwarded-user': 'ada', 'x-forwarded-groups': 'platform-admins' };
+const VIEWER = throughProxy({ 'x-forwarded-email': 'vera@example.com', 'x-forwarded-groups': 'staff' });
+const REQUESTER = throughProxy({ 'x-forwarded-email': 'rita@example.com', 'x-forwarded-groups': 'staff, developers' });
+const ADMIN = throughProxy(FORWARDED_ADMIN);
 
 async function routes() {
   vi.resetModules();
@@ -40,6 +42,7 @@ describe('the guard in proxy mode', () => {
   beforeEach(() => {
     vi.stubEnv('PORTAL_MOCK_PLATFORM', 'true');
     vi.stubEnv('PORTAL_AUTH', 'proxy');
+    vi.stubEnv('PORTAL_PROXY_SECRET', TEST_PROXY_SECRET);
     vi.stubEnv('PORTAL_ADMIN_GROUPS', 'platform-admins');
     vi.stubEnv('PORTAL_REQUESTER_GROUPS', 'developers');
   });
@@ -54,6 +57,28 @@ describe('the guard in proxy mode', () => {
       expect(response.status).toBe(401);
       expect(await response.json()).toEqual({ error: 'Sign-in required' });
     }
+  });
+
+  it("answers 401 to a forwarded admin without the proxy's proof, or with a wrong one", async () => {
+    const { GET, POST, DELETE } = await routes();
+    const wrong = `${TEST_PROXY_SECRET.slice(0, -1)}x`;
+    for (const headers of [
+      FORWARDED_ADMIN,
+      { ...FORWARDED_ADMIN, 'x-portal-proxy-secret': '' },
+      { ...FORWARDED_ADMIN, 'x-portal-proxy-secret': wrong },
+      { ...FORWARDED_ADMIN, 'x-portal-proxy-secret': TEST_PROXY_SECRET.slice(0, -1) },
+      { ...FORWARDED_ADMIN, 'x-portal-proxy-secret': `${TEST_PROXY_SECRET} ` + 'x'.repeat(4000) },
+    ]) {
+      for (const response of [
+        await GET(request('GET', RESOURCES, headers)),
+        await POST(request('POST', RESOURCES, headers, valid)),
+        await DELETE(request('DELETE', `${RESOURCES}?name=stdemo01`, headers)),
+      ]) {
+        expect(response.status).toBe(401);
+        expect(await response.json()).toEqual({ error: 'Sign-in required' });
+      }
+    }
+    expect((await DELETE(request('DELETE', `${RESOURCES}?name=stdemo01`, ADMIN))).status).toBe(200);
   });
 
   it('lets a viewer read but refuses it a create with 403 naming the requester role', async () => {

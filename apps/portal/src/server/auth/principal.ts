@@ -2,6 +2,7 @@ import 'server-only';
 import { parseCookie } from 'cookie';
 import type { Principal } from '@/lib/auth/permissions';
 import type { AuthConfig } from './auth-config';
+import { carriesProxyProof, PROXY_PROOF_HEADER } from './proxy-proof';
 import { roleFromGroups } from './role-mapping';
 import { readSession, sessionCookieName } from './sessions';
 
@@ -28,11 +29,13 @@ function forwardedValue(credentials: RequestCredentials, name: string): string |
 
 /**
  * Proxy mode: the authenticating proxy in front (oauth2-proxy and the like) forwards who signed
- * in. Trusted only with PORTAL_AUTH=proxy; every other mode never reads these headers. The
- * forwarded user is the subject (the e-mail when only that is forwarded); the proxy vouches for
- * the e-mail it forwards.
+ * in. Trusted only with PORTAL_AUTH=proxy, and only from a request that carries the proxy's
+ * proof (PORTAL_PROXY_SECRET in X-Portal-Proxy-Secret): without it the request has no user,
+ * whatever it forwards. Every other mode never reads these headers. The forwarded user is the
+ * subject (the e-mail when only that is forwarded); the proxy vouches for the e-mail it forwards.
  */
 function forwardedPrincipal(config: Extract<AuthConfig, { mode: 'proxy' }>, credentials: RequestCredentials) {
+  if (!carriesProxyProof(credentials.header(PROXY_PROOF_HEADER), config.proxySecret)) return undefined;
   const email = forwardedValue(credentials, 'x-forwarded-email');
   const user = forwardedValue(credentials, 'x-forwarded-user');
   const subject = user ?? email;

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { handleRoute, methodNotAllowed } from './handle-route';
+import { TEST_PROXY_SECRET, throughProxy } from '../../../test/proxy-sign-in';
 
 /** Every JSON line the portal's logger wrote to stdout during the test. */
 function captureLogLines() {
@@ -19,6 +20,7 @@ describe('route handler wrapper', () => {
   beforeEach(() => {
     // Proxy mode: the forwarded identity is the signed-in user these requests log.
     vi.stubEnv('PORTAL_AUTH', 'proxy');
+    vi.stubEnv('PORTAL_PROXY_SECRET', TEST_PROXY_SECRET);
     lines = captureLogLines();
   });
   afterEach(() => {
@@ -30,7 +32,7 @@ describe('route handler wrapper', () => {
     const route = handleRoute(async () => Response.json({ items: [] }));
     const response = await route(
       new Request('http://portal.test/api/platform/resources?name=x', {
-        headers: { 'x-request-id': 'req-log-0001', 'x-forwarded-email': 'dev@example.test' },
+        headers: { 'x-request-id': 'req-log-0001', ...throughProxy({ 'x-forwarded-email': 'dev@example.test' }) },
       }),
     );
     expect(response.headers.get('x-request-id')).toBe('req-log-0001');
@@ -51,7 +53,9 @@ describe('route handler wrapper', () => {
       throw new Error('database password is hunter2');
     });
     const response = await route(
-      new Request('http://portal.test/api/platform/resources', { headers: { 'x-forwarded-user': 'dev' } }),
+      new Request('http://portal.test/api/platform/resources', {
+        headers: throughProxy({ 'x-forwarded-user': 'dev' }),
+      }),
     );
     expect(response.status).toBe(500);
     expect(JSON.stringify(await response.json())).not.toContain('hunter2');

@@ -1,5 +1,6 @@
 import { NextRequest } from 'next/server';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { TEST_PROXY_SECRET, throughProxy } from '../../../test/proxy-sign-in';
 import { apiHeaders, contentSecurityPolicy, newNonce, pageHeaders } from './security-headers';
 
 const directives = (policy: string) => new Map(policy.split('; ').map((part) => [part.split(' ')[0], part]));
@@ -61,6 +62,7 @@ describe('the proxy in front of every request', () => {
 
   it('gives API answers and refusals nosniff and no-store, and HSTS when PORTAL_PUBLIC_URL is https', async () => {
     vi.stubEnv('PORTAL_AUTH', 'proxy');
+    vi.stubEnv('PORTAL_PROXY_SECRET', TEST_PROXY_SECRET);
     vi.stubEnv('PORTAL_MOCK_PLATFORM', 'true');
     vi.stubEnv('PORTAL_PUBLIC_URL', 'https://portal.example.com');
     for (const path of ['/api/platform/resources', '/resources']) {
@@ -70,8 +72,30 @@ describe('the proxy in front of every request', () => {
       expect(refused.headers.get('cache-control')).toBe('no-store');
       expect(refused.headers.get('strict-transport-security')).toBe('max-age=31536000');
     }
-    const allowed = await proxyAnswer('/api/platform/resources', { 'x-forwarded-user': 'ada' });
+    const allowed = await proxyAnswer('/api/platform/resources', throughProxy({ 'x-forwarded-user': 'ada' }));
     expect(allowed.headers.get('cache-control')).toBe('no-store');
     expect(allowed.headers.get('x-middleware-request-x-nonce')).toBeNull();
+  });
+
+  it("refuses pages and API calls that forward an identity without the proxy's proof: 401, no redirect", async () => {
+    vi.stubEnv('PORTAL_AUTH', 'proxy');
+    vi.stubEnv('PORTAL_PROXY_SECRET', TEST_PROXY_SECRET);
+    vi.stubEnv('PORTAL_MOCK_PLATFORM', 'true');
+    const admin = { 'x-forwarded-user': 'ada', 'x-forwarded-email': 'ada@example.com', 'x-forwarded-groups': 'admins' };
+    for (const path of ['/resources', '/settings', '/api/platform/resources']) {
+      const proofs: Record<string, string>[] = [
+        {},
+        { 'x-portal-proxy-secret': 'not-the-proxy-secret-0123456789abcdef' },
+      ];
+      for (const proof of proofs) {
+        const refused = await proxyAnswer(path, { ...admin, ...proof });
+        expect(refused.status, path).toBe(401);
+        expect(refused.headers.get('location'), path).toBeNull();
+        expect(await refused.text(), path).toMatch(/Sign-in required/);
+      }
+      const allowed = await proxyAnswer(path, throughProxy(admin));
+      expect(allowed.status, path).toBe(200);
+      expect(allowed.headers.get('x-middleware-next'), path).toBe('1');
+    }
   });
 });
