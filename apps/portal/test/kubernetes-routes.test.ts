@@ -63,6 +63,19 @@ interface Item {
   conditions: { type: string; status: string; reason?: string }[];
 }
 
+/** Every JSON line the portal's logger writes to stdout from here on (restored after each test). */
+function captureLogLines(): Record<string, unknown>[] {
+  const lines: Record<string, unknown>[] = [];
+  const original = process.stdout.write.bind(process.stdout);
+  vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array, ...rest: unknown[]) => {
+    const text = typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
+    if (!text.startsWith('{"level"')) return original(chunk, ...(rest as []));
+    for (const line of text.split('\n').filter(Boolean)) lines.push(JSON.parse(line) as Record<string, unknown>);
+    return true;
+  });
+  return lines;
+}
+
 async function json<T>(response: Response): Promise<T> {
   return (await response.json()) as T;
 }
@@ -84,6 +97,7 @@ beforeEach(() => {
 });
 
 afterEach(async () => {
+  vi.restoreAllMocks();
   vi.unstubAllEnvs();
   await cluster.standIn.clearFaults();
   cluster.standIn.clearFailure();
@@ -342,7 +356,14 @@ describe('platform API on a Kubernetes cluster', () => {
     expect((await resources.DELETE(del('stnosuch01'))).status).toBe(404);
   });
 
-  it('answers 403 with the API server message when RBAC forbids the call', async () => {
+  it('answers 403 saying what the portal may not do when RBAC forbids the call, naming no service account', async () => {
+    const logged = captureLogLines();
+    const answers: string[] = [];
+    const errorOf = async (response: Response) => {
+      const { error } = await json<{ error: string }>(response);
+      answers.push(error);
+      return error;
+    };
     const { resources } = await routes();
     // The portal lists once; it lists again when its watch can no longer resume (410 Gone).
     await cluster.standIn.setUnreachable('reset');
@@ -354,12 +375,14 @@ describe('platform API on a Kubernetes cluster', () => {
       const response = await resources.GET(get('/api/platform/resources'));
       return response.status === 403 ? response : undefined;
     }, 'the forbidden list to be reported');
-    const { error } = await json<{ error: string }>(list);
-    expect(error).toContain('The portal is not allowed to list storage accounts');
-    expect(error).toContain('cannot list resource "accounts" in API group "storage.azure.upbound.io"');
+    expect(await errorOf(list)).toBe(
+      "The portal is not allowed to list storage accounts; ask the platform team to check the portal's permissions in the cluster",
+    );
 
     cluster.standIn.forbid({ verbs: ['create'] });
-    expect((await resources.POST(post(request({ name: 'stforbid01' })))).status).toBe(403);
+    const create = await resources.POST(post(request({ name: 'stforbid01' })));
+    expect(create.status).toBe(403);
+    expect(await errorOf(create)).toMatch(/^The portal is not allowed to (validate|create) the storage account; ask/);
 
     await cluster.standIn.clearFaults();
     expect((await resources.POST(post(request({ name: 'stforbid02' })))).status).toBe(201);
@@ -370,12 +393,25 @@ describe('platform API on a Kubernetes cluster', () => {
     cluster.standIn.forbid({ verbs: ['patch'] });
     const annotation = await resources.DELETE(del('stforbid02'));
     expect(annotation.status).toBe(403);
-    expect((await json<{ error: string }>(annotation)).error).toContain('record the deletion request');
+    expect(await errorOf(annotation)).toContain('record the deletion request');
 
     cluster.standIn.forbid({ verbs: ['delete'] });
     const deletion = await resources.DELETE(del('stforbid02'));
     expect(deletion.status).toBe(403);
-    expect((await json<{ error: string }>(deletion)).error).toContain('cannot delete resource "accounts"');
+    expect(await errorOf(deletion)).toContain('not allowed to delete the storage account');
+
+    // The API server's text named the service account: it reached the log, never an answer.
+    expect(answers).toHaveLength(4);
+    for (const answer of answers) expect(answer).not.toMatch(/system:serviceaccount|User "/);
+    expect(logged).toContainEqual(
+      expect.objectContaining({
+        level: 40,
+        msg: 'the platform cluster refused to delete the storage account',
+        clusterMessage: expect.stringContaining(
+          `User "${cluster.standIn.user}" cannot delete resource "accounts" in API group "storage.azure.upbound.io"`,
+        ),
+      }),
+    );
   });
 
   it('answers 503 saying the cluster is unreachable when connections are reset or refused, the inventory 200 from the ledger', async () => {

@@ -8,12 +8,16 @@ import {
   PlatformUnavailableError,
   UpstreamError,
 } from '../platform/errors';
+import { logger } from '../log/logger';
 import type { ClusterCall } from './cluster-calls';
 
 /**
  * Turns what @kubernetes/client-node throws into the portal's platform errors, faithfully:
  * the API server's Status (reason, code, message) decides, a failed connection is 503, and
- * nothing unrecognised leaks: it becomes a 502 whose details only reach the log.
+ * nothing unrecognised leaks: it becomes a 502 whose details only reach the log. The cluster's
+ * own text reaches a caller only where it helps them (a policy that denied the account) and
+ * never when it names who the portal is in the cluster (`User "system:serviceaccount:ns:name"`):
+ * that is for the platform team, so it goes to the log.
  */
 
 interface KubeStatus {
@@ -93,6 +97,22 @@ function fieldsFrom(status: KubeStatus): Record<string, string> | undefined {
   return Object.keys(fields).length > 0 ? fields : undefined;
 }
 
+/** Text that names who the portal is in the cluster, as the API server's refusals do. */
+const CLUSTER_IDENTITY = /system:serviceaccount|\bUser "/;
+
+/** The cluster's message if a caller may see it, else undefined (it goes to the log instead). */
+function showable(message: string): string | undefined {
+  return CLUSTER_IDENTITY.test(message) ? undefined : message;
+}
+
+/** The cluster refused the portal itself: the details are the platform team's, in the log. */
+function logRefusal(call: ClusterCall, code: number, status: KubeStatus): void {
+  logger().warn(
+    { call: call.purpose, code, reason: status.reason, clusterMessage: status.message },
+    `the platform cluster refused to ${call.purpose}`,
+  );
+}
+
 export interface ErrorSubject {
   /** The object the call was about, when it was about one. */
   name?: string;
@@ -114,6 +134,8 @@ export function mapClusterError(error: unknown, call: ClusterCall, subject: Erro
   if (!api) return new UpstreamError(`Unexpected failure while trying to ${call.purpose}`, options);
   const { code, status } = api;
   const clusterMessage = status.message ?? `HTTP ${code}`;
+  const shown = showable(clusterMessage);
+  if (shown === undefined || code === 401 || code === 403) logRefusal(call, code, status);
   const what = subject.name ? `"${subject.name}"` : call.resource;
 
   switch (status.reason ?? '') {
@@ -129,17 +151,17 @@ export function mapClusterError(error: unknown, call: ClusterCall, subject: Erro
     case 'AlreadyExists':
       return new ConflictError(`A storage account named ${what} already exists`, options);
     case 'Conflict':
-      return new ConflictError(`The cluster reported a conflict: ${clusterMessage}`, options);
+      return new ConflictError(`The cluster reported a conflict${shown ? `: ${shown}` : ''}`, options);
     case 'Invalid':
     case 'BadRequest': {
       const fields = fieldsFrom(status);
-      return new InvalidRequestError(`The cluster rejected the storage account: ${clusterMessage}`, {
+      return new InvalidRequestError(`The cluster rejected the storage account${shown ? `: ${shown}` : ''}`, {
         ...options,
         ...(fields ? { fields } : {}),
       });
     }
     case 'Forbidden':
-      return new ForbiddenError(`The portal is not allowed to ${call.purpose}: ${clusterMessage}`, options);
+      return forbidden(call, options);
     case 'Unauthorized':
       return unauthorized(options);
     default:
@@ -147,14 +169,14 @@ export function mapClusterError(error: unknown, call: ClusterCall, subject: Erro
   }
   // No Status reason (or an unknown one): the HTTP code decides.
   if (code === 401) return unauthorized(options);
-  if (code === 403) return new ForbiddenError(`The portal is not allowed to ${call.purpose}`, options);
+  if (code === 403) return forbidden(call, options);
   if (code === 404)
     return subject.name
       ? new NotFoundError(`Storage account ${what} not found`, options)
       : new PlatformUnavailableError(`The platform cluster does not serve ${call.resource}.${call.group}`, options);
   if (code === 409) return new ConflictError(`A storage account named ${what} already exists`, options);
   if (code === 400 || code === 422)
-    return new InvalidRequestError(`The cluster rejected the storage account: ${clusterMessage}`, options);
+    return new InvalidRequestError(`The cluster rejected the storage account${shown ? `: ${shown}` : ''}`, options);
   if (code === 429 || code >= 500) {
     return new PlatformUnavailableError(
       `The platform cluster is unavailable (HTTP ${code}); could not ${call.purpose}. Try again shortly.`,
@@ -165,6 +187,18 @@ export function mapClusterError(error: unknown, call: ClusterCall, subject: Erro
     ...options,
     status: 502,
   });
+}
+
+/**
+ * 403 from the cluster: the portal's own permissions (its role) do not cover the call. The
+ * cluster's text names the portal's service account, so the caller gets what failed and whom to
+ * ask; the text itself is in the log (logRefusal).
+ */
+function forbidden(call: ClusterCall, options: { cause: unknown }): ForbiddenError {
+  return new ForbiddenError(
+    `The portal is not allowed to ${call.purpose}; ask the platform team to check the portal's permissions in the cluster`,
+    options,
+  );
 }
 
 /**
