@@ -209,7 +209,7 @@ export class KubeApi {
   }
 
   private authorize(verb: Verb, def: ResourceDef, name?: string, namespace?: string): void {
-    if (isForbidden(this.faults(), verb, def.plural)) throw forbidden(this.user, verb, def, name, namespace);
+    if (isForbidden(this.faults(), verb, def.plural, namespace)) throw forbidden(this.user, verb, def, name, namespace);
   }
 
   private async core(request: ApiRequest, segments: string[]): Promise<ApiResponse> {

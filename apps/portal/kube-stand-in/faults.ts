@@ -6,6 +6,11 @@ export interface ForbiddenRule {
   verbs: readonly (Verb | '*')[];
   /** Resource plurals refused (accounts, resourcegroups, events); absent means all. */
   resources?: readonly string[];
+  /**
+   * "cluster": refused only across all namespaces, allowed within one, as for a service account
+   * that a Role grants the resource in some namespace but no ClusterRole grants it everywhere.
+   */
+  scope?: 'cluster';
 }
 
 /**
@@ -33,10 +38,11 @@ export function noFaults(): Faults {
   return { forbidden: null, denyingPolicy: null, unreachable: null, conflictOnCreate: false };
 }
 
-export function isForbidden(faults: Faults, verb: Verb, plural: string): boolean {
+export function isForbidden(faults: Faults, verb: Verb, plural: string, namespace?: string): boolean {
   const rule = faults.forbidden;
   if (!rule) return false;
   const verbMatches = rule.verbs.includes('*') || rule.verbs.includes(verb);
   const resourceMatches = !rule.resources || rule.resources.includes(plural);
-  return verbMatches && resourceMatches;
+  const scopeMatches = rule.scope !== 'cluster' || namespace === undefined;
+  return verbMatches && resourceMatches && scopeMatches;
 }

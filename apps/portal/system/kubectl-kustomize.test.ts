@@ -70,6 +70,58 @@ describe('Kubernetes manifests built by kubectl kustomize', () => {
     }
   }, 60_000);
 
+  it("render the portal's narrow permissions, its egress without the cluster's private ranges, and an Ingress without /metrics, in both variants", async () => {
+    for (const dir of [DEPLOY_DIR, MEMORY_DEPLOY_DIR]) {
+      const built = await kustomize(dir);
+      const one = (kind: string, name: string) => {
+        const found = built.filter((m) => m.kind === kind && m.metadata.name === name);
+        expect(found, `${dir}: ${kind}/${name}`).toHaveLength(1);
+        return found[0] as Manifest;
+      };
+      const rules = (m: Manifest) => m['rules'] as { apiGroups: string[]; resources: string[]; verbs: string[] }[];
+      expect(rules(one('ClusterRole', 'books-portal'))).toEqual([
+        {
+          apiGroups: ['storage.azure.upbound.io'],
+          resources: ['accounts'],
+          verbs: ['create', 'delete', 'get', 'list', 'patch', 'watch'],
+        },
+        { apiGroups: ['azure.upbound.io'], resources: ['resourcegroups'], verbs: ['list', 'watch'] },
+      ]);
+      const events = one('Role', 'books-portal-events');
+      expect(events.metadata.namespace).toBe('default');
+      expect(rules(events)).toEqual([{ apiGroups: [''], resources: ['events'], verbs: ['list'] }]);
+      expect(one('RoleBinding', 'books-portal-events')['subjects']).toEqual([
+        { kind: 'ServiceAccount', name: 'books-portal', namespace: 'books' },
+      ]);
+      // No rule anywhere grants events across namespaces, or anything with a wildcard.
+      const clusterRules = built.filter((m) => m.kind === 'ClusterRole').flatMap(rules);
+      expect(clusterRules.flatMap((r) => r.resources)).not.toContain('events');
+      expect(JSON.stringify(built.filter((m) => m.kind.endsWith('Role')))).not.toContain('"*"');
+
+      const egress = built
+        .filter((m) => m.kind === 'NetworkPolicy')
+        .filter((m) => JSON.stringify(m['spec']).includes('"app.kubernetes.io/name":"books-portal"'))
+        .flatMap(
+          (m) =>
+            (m['spec'] as { egress?: { to?: { ipBlock?: { cidr: string; except?: string[] } }[] }[] }).egress ?? [],
+        );
+      const blocks = egress.flatMap((rule) => (rule.to ?? []).flatMap((peer) => (peer.ipBlock ? [peer.ipBlock] : [])));
+      for (const block of blocks.filter((b) => b.cidr === '0.0.0.0/0')) {
+        expect(block.except?.sort()).toEqual(
+          ['10.0.0.0/8', '100.64.0.0/10', '169.254.0.0/16', '172.16.0.0/12', '192.168.0.0/16'].sort(),
+        );
+      }
+      expect(blocks.filter((b) => b.cidr === '0.0.0.0/0')).toHaveLength(1);
+
+      const ingress = one('Ingress', 'books-service')['spec'] as {
+        rules: { http: { paths: { path: string; backend: { service: { name: string } } }[] } }[];
+      };
+      const paths = ingress.rules.flatMap((rule) => rule.http.paths);
+      expect(paths.map((p) => p.path)).not.toContain('/metrics');
+      expect(paths.filter((p) => p.backend.service.name === 'books-api').map((p) => p.path)).not.toContain('/metrics');
+    }
+  }, 60_000);
+
   it('keep the in-memory variant at one replica of each app, with no PostgreSQL anywhere, and otherwise the same', async () => {
     const memory = await kustomize(MEMORY_DEPLOY_DIR);
     const base = await kustomize(DEPLOY_DIR);

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
-import { CLUSTER_CALLS } from '../src/server/kubernetes/cluster-calls';
+import { CLUSTER_CALLS, type ClusterCall } from '../src/server/kubernetes/cluster-calls';
 import { envOf, podSpec, workloadSpec } from './deploy-manifests';
 
 const deployDir = fileURLToPath(new URL('../../../deploy/kubernetes/', import.meta.url));
@@ -100,30 +100,82 @@ describe('Kubernetes manifests', () => {
     expect(manifests.some((manifest) => manifest.kind === 'Secret')).toBe(false);
   });
 
-  it('grant the portal exactly the verbs and resources its cluster client calls, nothing more', () => {
+  it('grant the portal cluster-wide exactly the verbs and resources its cluster-wide calls need, nothing more', () => {
     const role = find('ClusterRole', 'books-portal');
     const rules = role['rules'] as Rule[];
     const granted = permissions(rules);
-    const needed = [...new Set(Object.values(CLUSTER_CALLS).map((c) => `${c.group}/${c.resource}:${c.verb}`))].sort();
+    const calls = Object.values(CLUSTER_CALLS) as ClusterCall[];
+    const needed = [
+      ...new Set(calls.filter((c) => c.namespace === undefined).map((c) => `${c.group}/${c.resource}:${c.verb}`)),
+    ].sort();
     expect(granted).toEqual([...new Set(granted)]);
     expect(granted).toEqual(needed);
-    expect(granted.some((p) => p.includes('*'))).toBe(false);
+    // The contract's list: read Accounts and ResourceGroups, and create, patch and delete Accounts.
+    expect(granted).toEqual([
+      'azure.upbound.io/resourcegroups:list',
+      'azure.upbound.io/resourcegroups:watch',
+      'storage.azure.upbound.io/accounts:create',
+      'storage.azure.upbound.io/accounts:delete',
+      'storage.azure.upbound.io/accounts:get',
+      'storage.azure.upbound.io/accounts:list',
+      'storage.azure.upbound.io/accounts:patch',
+      'storage.azure.upbound.io/accounts:watch',
+    ]);
+    expect(granted.some((p) => p.includes('*') || p.startsWith('/events'))).toBe(false);
     expect(rules.every((r) => r.nonResourceURLs === undefined)).toBe(true);
   });
 
-  it('bind that role to the service account the portal pods run as', () => {
-    const binding = find('ClusterRoleBinding', 'books-portal');
-    const portal = find('Deployment', 'books-portal');
-    const account = find('ServiceAccount', podSpec(portal).serviceAccountName ?? '');
-    expect(binding['roleRef']).toEqual({
-      apiGroup: 'rbac.authorization.k8s.io',
-      kind: 'ClusterRole',
-      name: 'books-portal',
-    });
-    expect(binding['subjects']).toEqual([
-      { kind: 'ServiceAccount', name: account.metadata.name, namespace: portal.metadata.namespace },
+  it('grant the portal its namespaced calls through a Role in that namespace only, bound to its service account', () => {
+    const calls = (Object.values(CLUSTER_CALLS) as ClusterCall[]).filter((c) => c.namespace !== undefined);
+    const namespaces = [...new Set(calls.map((c) => c.namespace))];
+    expect(namespaces).toEqual(['default']);
+    const roles = manifests.filter((m) => m.kind === 'Role');
+    expect(roles.map((r) => `${r.metadata.namespace}/${r.metadata.name}`)).toEqual(['default/books-portal-events']);
+    for (const role of roles) {
+      const needed = [
+        ...new Set(
+          calls.filter((c) => c.namespace === role.metadata.namespace).map((c) => `${c.group}/${c.resource}:${c.verb}`),
+        ),
+      ].sort();
+      expect(permissions(role['rules'] as Rule[])).toEqual(needed);
+      const binding = manifests.find((m) => m.kind === 'RoleBinding' && m.metadata.name === role.metadata.name);
+      expect(binding?.metadata.namespace).toBe(role.metadata.namespace);
+      expect(binding?.['roleRef']).toEqual({
+        apiGroup: 'rbac.authorization.k8s.io',
+        kind: 'Role',
+        name: role.metadata.name,
+      });
+      expect(binding?.['subjects']).toEqual([{ kind: 'ServiceAccount', name: 'books-portal', namespace: 'books' }]);
+    }
+  });
+
+  it("route only the Books API's public paths through the Ingress, never /metrics", () => {
+    const rules = find('Ingress', 'books-service')['spec'] as {
+      rules: {
+        host: string;
+        http: { paths: { path: string; pathType: string; backend: { service: { name: string } } }[] };
+      }[];
+    };
+    const api = rules.rules.flatMap((rule) => rule.http.paths.filter((p) => p.backend.service.name === 'books-api'));
+    const routed = api.map((p) => `${p.pathType} ${p.path}`);
+    expect(routed).toEqual([
+      'Exact /',
+      'Prefix /api',
+      'Exact /token',
+      'Prefix /docs',
+      'Prefix /redoc',
+      'Exact /openapi.json',
+      'Exact /.well-known/jwks.json',
+      'Exact /favicon.ico',
     ]);
-    expect(account.metadata.namespace).toBe(portal.metadata.namespace);
+    // Ingress paths match whole path elements: what a Prefix or Exact path lets through.
+    const reaches = (path: string) =>
+      api.some((p) => (p.pathType === 'Exact' ? path === p.path : path === p.path || path.startsWith(`${p.path}/`)));
+    for (const path of ['/metrics', '/metrics/', '/api-metrics', '/docsx', '/token/x'])
+      expect(reaches(path), path).toBe(false);
+    for (const path of ['/', '/api/ps', '/api/v1/books', '/docs/static/index.html', '/token', '/redoc']) {
+      expect(reaches(path), path).toBe(true);
+    }
   });
 
   it('run every workload as non-root with a read-only root file system, no privilege escalation and no capabilities', () => {

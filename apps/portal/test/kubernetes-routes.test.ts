@@ -191,6 +191,18 @@ describe('platform API on a Kubernetes cluster', () => {
     expect(list.items.map((i) => i.name)).toContain(item.name);
   });
 
+  it('reads an account\'s events in the "default" namespace only, as a Role there allows', async () => {
+    const { resources, data } = await routes();
+    await resources.POST(post(request({ name: 'stevents02' })));
+    // The portal's permissions: events in "default" through a Role, none across all namespaces.
+    cluster.standIn.forbid({ verbs: ['*'], resources: ['events'], scope: 'cluster' });
+    const detail = await eventually(async () => {
+      const found = await data.getStorageAccountDetail('stevents02');
+      return found.events.some((e) => e.reason === 'CreatedExternalResource') ? found : undefined;
+    }, 'the events of stevents02 read in "default"');
+    expect(detail.events[0]).toMatchObject({ type: 'Normal', reason: 'CreatedExternalResource' });
+  });
+
   it('the detail data carries the events Crossplane recorded and the object as YAML', async () => {
     const { resources } = await routes();
     const { item } = await json<{ item: Item }>(await resources.POST(post(request({ name: 'stevents01' }))));

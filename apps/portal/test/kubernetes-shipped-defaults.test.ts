@@ -139,7 +139,9 @@ interface PolicySpec {
   ingress?: PolicyRule[];
   egress?: PolicyRule[];
 }
-type Endpoint = { kind: 'pod'; namespace: string; labels: Record<string, string> } | { kind: 'address'; ip: string };
+/** A pod has its pod address (ipBlock rules see it); an address is anything outside the cluster's pods. */
+type Endpoint =
+  { kind: 'pod'; namespace: string; labels: Record<string, string>; ip: string } | { kind: 'address'; ip: string };
 
 const policies = manifests
   .filter((m) => m.kind === 'NetworkPolicy')
@@ -172,7 +174,6 @@ function inCidr(ip: string, cidr: string): boolean {
 
 function peerMatches(peer: Peer, policyNamespace: string, endpoint: Endpoint): boolean {
   if (peer.ipBlock) {
-    if (endpoint.kind !== 'address') return false; // pod traffic is matched by selectors in these manifests
     return inCidr(endpoint.ip, peer.ipBlock.cidr) && !(peer.ipBlock.except ?? []).some((c) => inCidr(endpoint.ip, c));
   }
   if (endpoint.kind !== 'pod') return false;
@@ -213,15 +214,20 @@ function allowed(from: Endpoint, to: Endpoint, port: number, protocol = 'TCP'): 
   return directionAllows('Egress', from, to, port, protocol) && directionAllows('Ingress', to, from, port, protocol);
 }
 
+/** Pod addresses from a typical pod network (10.244.0.0/16). */
+let nextPodAddress = 10;
+const podAddress = () => `10.244.1.${nextPodAddress++}`;
 const inBooks = (name: string): Endpoint => ({
   kind: 'pod',
   namespace: 'books',
   labels: { 'app.kubernetes.io/name': name, 'app.kubernetes.io/part-of': 'books-service' },
+  ip: podAddress(),
 });
 const workloadPod = (kind: string, name: string): Endpoint => ({
   kind: 'pod',
   namespace: 'books',
   labels: podLabels(findManifest(manifests, kind, name)),
+  ip: podAddress(),
 });
 
 describe('NetworkPolicies', () => {
@@ -234,9 +240,10 @@ describe('NetworkPolicies', () => {
     kind: 'pod',
     namespace: 'ingress-nginx',
     labels: { 'app.kubernetes.io/name': 'ingress-nginx' },
+    ip: podAddress(),
   };
-  const otherNamespace: Endpoint = { kind: 'pod', namespace: 'default', labels: {} };
-  const dns: Endpoint = { kind: 'pod', namespace: 'kube-system', labels: { 'k8s-app': 'kube-dns' } };
+  const otherNamespace: Endpoint = { kind: 'pod', namespace: 'default', labels: {}, ip: podAddress() };
+  const dns: Endpoint = { kind: 'pod', namespace: 'kube-system', labels: { 'k8s-app': 'kube-dns' }, ip: podAddress() };
   const internet: Endpoint = { kind: 'address', ip: '203.0.113.7' };
   const apiPort = podSpec(findManifest(manifests, 'Deployment', 'books-api')).containers[0]?.ports?.[0]?.containerPort;
   const portalPort = podSpec(findManifest(manifests, 'Deployment', 'books-portal')).containers[0]?.ports?.[0]
@@ -269,10 +276,30 @@ describe('NetworkPolicies', () => {
     expect(allowed(api, database, 22)).toBe(false);
   });
 
-  it('let the portal reach the Kubernetes API and HTTPS, and keep the API and the database off the internet', () => {
+  it('let the portal reach HTTPS on public addresses and the Kubernetes API, and nothing else in the cluster', () => {
     expect(allowed(portal, internet, 443)).toBe(true);
-    expect(allowed(portal, internet, 6443)).toBe(true);
+    expect(allowed(portal, internet, 6443)).toBe(false);
+    expect(allowed(portal, internet, 80)).toBe(false);
     expect(allowed(portal, internet, 5432)).toBe(false);
+    // The API server's address, as shipped (a documentation address to replace) on both its ports.
+    const apiServer: Endpoint = { kind: 'address', ip: '192.0.2.10' };
+    expect(allowed(portal, apiServer, 6443)).toBe(true);
+    expect(allowed(portal, apiServer, 443)).toBe(true);
+    // Private ranges: pods and Services of any namespace, nodes, the metadata endpoint, CGNAT.
+    for (const ip of [
+      '10.0.0.1',
+      '10.96.0.1',
+      '172.16.5.4',
+      '172.31.255.1',
+      '192.168.1.1',
+      '169.254.169.254',
+      '100.64.0.1',
+    ]) {
+      expect(allowed(portal, { kind: 'address', ip }, 443), ip).toBe(false);
+    }
+    for (const pod of [otherNamespace, ingressController, dns, api, stranger]) {
+      expect(allowed(portal, pod, 443), pod.kind === 'pod' ? pod.namespace : '').toBe(false);
+    }
     expect(allowed(api, internet, 443)).toBe(false);
     expect(allowed(database, internet, 443)).toBe(false);
     expect(allowed(init, internet, 443)).toBe(false);

@@ -2,8 +2,9 @@ import 'server-only';
 
 /**
  * Every call the portal makes to the Kubernetes API, in one table. The cluster client
- * (cluster-client.ts) has exactly one method per entry, and the RBAC test derives the
- * ClusterRole the portal needs from this table, so code and permissions cannot drift apart.
+ * (cluster-client.ts) has exactly one method per entry, and the RBAC test derives the portal's
+ * permissions from this table (the ClusterRole from the cluster-wide calls, a Role per namespace
+ * from the namespaced ones), so code and permissions cannot drift apart.
  */
 
 export interface ClusterResource {
@@ -12,6 +13,8 @@ export interface ClusterResource {
   version: string;
   /** Resource plural, as RBAC names it. */
   resource: string;
+  /** The one namespace the portal reads this resource in (a Role there); absent: cluster-wide. */
+  namespace?: string;
 }
 
 export interface ClusterCall extends ClusterResource {
@@ -31,7 +34,12 @@ export const RESOURCE_GROUPS: ClusterResource = {
   version: 'v1beta1',
   resource: 'resourcegroups',
 };
-export const EVENTS: ClusterResource = { group: '', version: 'v1', resource: 'events' };
+/**
+ * Kubernetes records the events of a cluster-scoped object (an Account) in the "default"
+ * namespace, so the portal reads events there only, never across every namespace.
+ */
+export const EVENTS_NAMESPACE = 'default';
+export const EVENTS: ClusterResource = { group: '', version: 'v1', resource: 'events', namespace: EVENTS_NAMESPACE };
 
 export const CLUSTER_CALLS = {
   // The watch-fed cache (cluster-cache.ts) lists each collection once, then follows it with a watch.

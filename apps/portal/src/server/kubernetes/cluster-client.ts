@@ -12,7 +12,7 @@ import {
   type ResponseContext,
   Watch,
 } from '@kubernetes/client-node';
-import { CLUSTER_CALLS, type ClusterCall, type ClusterCallName } from './cluster-calls';
+import { CLUSTER_CALLS, EVENTS_NAMESPACE, type ClusterCall, type ClusterCallName } from './cluster-calls';
 import { mapClusterError } from './cluster-errors';
 import { openWatch, type WatchHandlers, type WatchStream } from './watch-stream';
 
@@ -163,9 +163,12 @@ export function createClusterClient(config: KubeConfig, timeoutMs = DEFAULT_CALL
     watchResourceGroups: (resourceVersion, handlers) =>
       openWatch(watcher, CLUSTER_CALLS.watchResourceGroups, resourceVersion, handlers, timeoutMs),
     listAccountEvents: (name, kind) =>
-      call('listAccountEvents', undefined, async () => {
-        const list = await core.listEventForAllNamespaces(
-          { fieldSelector: `involvedObject.name=${name},involvedObject.kind=${kind}` },
+      call('listAccountEvents', undefined, async (c) => {
+        const list = await core.listNamespacedEvent(
+          {
+            namespace: c.namespace ?? EVENTS_NAMESPACE,
+            fieldSelector: `involvedObject.name=${name},involvedObject.kind=${kind}`,
+          },
           options,
         );
         return list.items;
