@@ -15,6 +15,8 @@ export interface PortalServer {
   url: string;
   /** The server process, for reading its memory. */
   pid: number;
+  /** The child process itself, for tests of how it ends (its output pipes, its exit). */
+  process: ChildProcess;
   /** Everything the server printed, for diagnosing a failed test. */
   output(): string;
   stop(): Promise<void>;
@@ -101,5 +103,5 @@ export async function startPortalServer(options: PortalServerOptions): Promise<P
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
   }
-  return { url, pid: child.pid ?? 0, output: () => output, stop: () => stopChild(child) };
+  return { url, pid: child.pid ?? 0, process: child, output: () => output, stop: () => stopChild(child) };
 }

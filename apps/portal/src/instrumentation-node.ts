@@ -1,5 +1,16 @@
 import { ConfigError, loadConfig } from './server/config';
 import { createLogger } from './server/log/logger';
+import { exitAfterSignalGrace, exitWhenOutputCloses, SHUTDOWN_GRACE_MS } from './server/process/exit-guards';
+
+// Before anything else can log: a closed stdout or stderr ends the process instead of looping on
+// EPIPE, and a SIGTERM ends it within the grace period whatever requests are still waiting.
+exitWhenOutputCloses([process.stdout, process.stderr], (code) => process.exit(code));
+exitAfterSignalGrace(
+  process,
+  SHUTDOWN_GRACE_MS,
+  (code) => process.exit(code),
+  (graceMs) => createLogger('info').warn(`Shutdown: requests still running after ${graceMs} ms were cut`),
+);
 
 // A bad PORTAL_* variable stops the server at start, with a message naming the variable.
 try {
