@@ -11,7 +11,7 @@
  * the user set does, and its message names both.
  */
 
-import { gotUrl, parseSwitch, SWITCH_WORDS_HINT } from '@books/shared-rules';
+import { gotUrl, parseSwitch, SWITCH_WORDS_HINT, TracingSettingError, tracingSwitch } from '@books/shared-rules';
 import type { TokenSigningSettings } from './auth/signing-keys.js';
 import { parseTrustedProxies } from './trust-proxy.js';
 
@@ -309,6 +309,19 @@ function readConnectionSettings(env: Env) {
 
 export type ConnectionSettings = ReturnType<typeof readConnectionSettings>;
 
+/**
+ * Traces (docs/operations.md): on when an OTLP endpoint is set and OTEL_SDK_DISABLED is not true.
+ * The SDK reads the other OTEL_* variables itself; this only decides whether it is loaded.
+ */
+function readTracing(env: Env) {
+  try {
+    return tracingSwitch(env);
+  } catch (error) {
+    if (error instanceof TracingSettingError) throw new ConfigError(error.variable, error.reason);
+    throw error;
+  }
+}
+
 export function loadConfig(env: Env = process.env) {
   const tokenClaims = {
     issuer: read(env, 'JWT_ISSUER', nonEmptyString, 'books-service'),
@@ -322,6 +335,7 @@ export function loadConfig(env: Env = process.env) {
     // The books routes' answers of one event-loop turn written together (serialization/book-json.ts).
     responseWriteBatching: read(env, 'RESPONSE_WRITE_BATCHING', strictSwitch, true),
     trafficGeneratorEnabled: read(env, 'ENABLE_TRAFFIC_GENERATOR', truthy, false),
+    tracing: readTracing(env),
     // The PostgreSQL store (docs/postgresql.md); unset: the in-memory store.
     database: readDatabase(env),
     connections: readConnectionSettings(env),
