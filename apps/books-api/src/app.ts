@@ -28,6 +28,7 @@ import books from './routes/api/v1/books/index.js';
 import { sharedSchemas } from './schemas/shared.js';
 import type { BookStore } from './store/book-store.js';
 import type { LoginThrottle } from './auth/login-throttle.js';
+import type { Tracing } from './telemetry/tracing-hooks.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -45,6 +46,7 @@ export interface AppOptions {
   providerKeyTimings?: ProviderKeyTimings;
   /** Overrides the generator's 0.5–1.5 s pause (tests); the switch itself stays in config. */
   trafficDelayMs?: TrafficGeneratorPluginOptions['nextDelayMs'];
+  tracing?: Tracing; // spans, trace ids in log lines, exemplars: server.ts starts it when config.tracing is on
 }
 
 /** What buildApp hands the app besides the caller's options: the instance's log controller. */
@@ -55,13 +57,14 @@ type InstanceParts = { completion: RequestCompletion };
  * our cross-cutting plugins (which watch routes as they are added), then the routes.
  */
 export default async function app(fastify: FastifyInstance, options: AppOptions & InstanceParts): Promise<void> {
-  const { config } = options;
-  // 1. Third-party plugins
+  const { config, tracing, store } = options;
+  // 1. Third-party plugins; the request's span first, so every later hook runs inside it
+  if (tracing !== undefined) await fastify.register(tracing.plugin);
   await fastify.register(openapi);
 
   // 2. Our services
   fastify.decorate('config', config);
-  await fastify.register(bookStorePlugin, { store: options.store, database: config.database });
+  await fastify.register(bookStorePlugin, { store, database: config.database, instrumentSql: tracing?.instrumentSql });
   const database = fastify.postgres;
   await fastify.register(loginThrottle, {
     settings: config.auth.loginThrottle,
@@ -91,7 +94,8 @@ export default async function app(fastify: FastifyInstance, options: AppOptions 
   await fastify.register(authentication, { ...config.auth, providerKeyTimings: options.providerKeyTimings });
   await fastify.register(validation); // before any route: it compiles each route's validator
   // Serves /metrics; chaos counts into it.
-  await fastify.register(metrics, { countBooks: () => fastify.bookStore.count(), completion: options.completion });
+  const countBooks = () => fastify.bookStore.count();
+  await fastify.register(metrics, { countBooks, completion: options.completion, traceIdOf: tracing?.traceIdOf });
   // Starts once the server listens and stops in preClose, before the server closes.
   await fastify.register(trafficGenerator, {
     enabled: config.trafficGeneratorEnabled,

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { createLogger } from './logger.js';
+import type { Tracing } from './telemetry/tracing-hooks.js';
 
 /**
  * Process concerns only: configuration, the logger, listening and shutdown.
@@ -19,15 +20,23 @@ async function main(): Promise<void> {
     throw error;
   }
 
-  const logger = await createLogger(config.logLevel);
-  const app = await buildApp({ config, logger });
+  // The OpenTelemetry SDK is loaded only when tracing is on: off, it costs nothing at all.
+  const tracingModules = config.tracing.enabled
+    ? await Promise.all([import('./telemetry/log-trace-ids.js'), import('./telemetry/tracing.js')])
+    : undefined;
+  const logger = await createLogger(config.logLevel, undefined, tracingModules?.[0].traceIdsMixin);
+  const tracing =
+    tracingModules === undefined || !config.tracing.enabled
+      ? undefined
+      : tracingModules[1].startTracing(config.tracing, logger);
+  const app = await buildApp({ config, logger, tracing });
   // Signals are handled before listening: a SIGTERM that arrives just after the
   // "listening" line must still close gracefully instead of killing the process.
-  registerShutdown(app, config.connections.shutdownTimeoutMs);
+  registerShutdown(app, config.connections.shutdownTimeoutMs, tracing);
   await app.listen({ host: config.host, port: config.port });
 }
 
-function registerShutdown(app: FastifyInstance, shutdownTimeoutMs: number): void {
+function registerShutdown(app: FastifyInstance, shutdownTimeoutMs: number, tracing?: Tracing): void {
   let closing = false;
   // pino writes the lines still pending synchronously on process 'exit' (logger.ts), so the line of
   // the last request is written when the process exits here, by process.exit, or after an uncaught exception.
@@ -51,16 +60,22 @@ function registerShutdown(app: FastifyInstance, shutdownTimeoutMs: number): void
     // close() stops accepting and closes idle keep-alive connections at once; requests in flight,
     // and requests arriving on connections still open, are answered with Connection: close
     // (return503OnClosing is off, app.ts); then the onClose hooks run.
-    app.close().then(
-      () => {
-        app.log.info('closed');
-        process.exit(0);
-      },
-      (error: unknown) => {
-        app.log.error({ err: error }, 'error while closing');
-        process.exit(1);
-      },
-    );
+    // The spans still queued go out after the last request, before the process exits.
+    app
+      .close()
+      .then(async () => {
+        await tracing?.shutdown().catch(() => undefined);
+      })
+      .then(
+        () => {
+          app.log.info('closed');
+          process.exit(0);
+        },
+        (error: unknown) => {
+          app.log.error({ err: error }, 'error while closing');
+          process.exit(1);
+        },
+      );
   };
   process.once('SIGTERM', shutdown);
   process.once('SIGINT', shutdown);

@@ -1,4 +1,33 @@
+import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import argon2 from 'argon2';
+
+/**
+ * Hashing and verification are the slow part of a login, so each is an INTERNAL span of the
+ * request when tracing is on (without a tracer provider these spans are the API's no-op ones).
+ * The span says only which algorithm ran and, for a verification, nothing of its outcome or input.
+ */
+const tracer = trace.getTracer('books-api-passwords');
+
+function inSpan<T>(name: string, work: () => Promise<T>): Promise<T> {
+  // Only within a request's trace: the dummy hash made at start is no trace of its own.
+  if (trace.getActiveSpan() === undefined) return work();
+  return tracer.startActiveSpan(
+    name,
+    { kind: SpanKind.INTERNAL, attributes: { 'password.algorithm': 'argon2id' } },
+    (span) =>
+      work().then(
+        (result) => {
+          span.end();
+          return result;
+        },
+        (error: unknown) => {
+          span.setStatus({ code: SpanStatusCode.ERROR });
+          span.end();
+          throw error;
+        },
+      ),
+  );
+}
 
 /**
  * Argon2id cost parameters for every hash this service makes (the `hash-password`
@@ -23,11 +52,13 @@ export const ARGON2ID_PARAMETERS = {
  * `salt` is for tests that compare with the reference implementation; by default it is random.
  */
 export async function hashPassword(password: string, salt?: Buffer): Promise<string> {
-  const hash = await argon2.hash(password, {
-    type: argon2.argon2id,
-    ...ARGON2ID_PARAMETERS,
-    ...(salt === undefined ? {} : { salt }),
-  });
+  const hash = await inSpan('password hash', () =>
+    argon2.hash(password, {
+      type: argon2.argon2id,
+      ...ARGON2ID_PARAMETERS,
+      ...(salt === undefined ? {} : { salt }),
+    }),
+  );
   return canonicalPhc(hash);
 }
 
@@ -41,7 +72,7 @@ export function canonicalPhc(phcHash: string): string {
 
 /** Only call with a hash that `describeArgon2idHashProblem` accepted: argon2 throws on malformed ones. */
 export function verifyPassword(phcHash: string, password: string): Promise<boolean> {
-  return argon2.verify(phcHash, password);
+  return inSpan('password verify', () => argon2.verify(phcHash, password));
 }
 
 /** True when a (valid) hash was made with other cost parameters than ours, so its timing differs. */

@@ -1,5 +1,6 @@
 import { Counter, Gauge, Registry } from 'prom-client';
-import { createHttpRequestMetrics } from './http-request-metrics.js';
+import { openMetricsRegistry } from './open-metrics.js';
+import { createHttpRequestMetrics, type TraceIdOf } from './http-request-metrics.js';
 import { getProcessRegistry } from './process-registry.js';
 
 // An in-memory store answers in well under a millisecond, so the buckets start lower than
@@ -11,12 +12,14 @@ export const HTTP_DURATION_BUCKETS_SECONDS = [
 export interface AppMetricsOptions {
   /** Read at scrape time, so the gauge is never stale. */
   readonly countBooks: () => number | Promise<number>;
+  /** The request's sampled trace id while tracing is on: the duration histogram's exemplar. */
+  readonly traceIdOf?: TraceIdOf | undefined;
 }
 
-export function createAppMetrics({ countBooks }: AppMetricsOptions) {
+export function createAppMetrics({ countBooks, traceIdOf }: AppMetricsOptions) {
   const registry = new Registry();
 
-  const httpRequests = createHttpRequestMetrics(registry, HTTP_DURATION_BUCKETS_SECONDS);
+  const httpRequests = createHttpRequestMetrics(registry, HTTP_DURATION_BUCKETS_SECONDS, traceIdOf);
 
   const chaosForcedFailures = new Counter<'code'>({
     name: 'chaos_forced_failures_total',
@@ -51,8 +54,12 @@ export function createAppMetrics({ countBooks }: AppMetricsOptions) {
     }
   }
 
+  // Made on the first OpenMetrics scrape: most deployments never ask for it.
+  let openMetrics: ReturnType<typeof openMetricsRegistry> | undefined;
+
   return {
     contentType: registry.contentType,
+    openMetricsContentType: Registry.OPENMETRICS_CONTENT_TYPE,
 
     /** Counts a finished request (listens to the request log's completion). */
     countRequest: httpRequests.countRequest,
@@ -66,6 +73,13 @@ export function createAppMetrics({ countBooks }: AppMetricsOptions) {
       await readStore();
       const [own, processWide] = await Promise.all([registry.metrics(), getProcessRegistry().metrics()]);
       return `${own}\n${processWide}`;
+    },
+
+    /** The same metrics in the OpenMetrics format, the request-duration buckets with their exemplars. */
+    async renderOpenMetrics(): Promise<string> {
+      await readStore();
+      openMetrics ??= openMetricsRegistry([registry, getProcessRegistry()]);
+      return openMetrics.metrics();
     },
   };
 }

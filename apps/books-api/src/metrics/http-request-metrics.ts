@@ -1,4 +1,5 @@
 import type { Registry } from 'prom-client';
+import type { FastifyRequest } from 'fastify';
 import type { RequestCompletedListener } from '../plugins/app/request-log.js';
 
 /** Route label of every request that matched no route (404, 405): one value, not one per path. */
@@ -17,6 +18,16 @@ interface Series {
   buckets: Float64Array;
   sum: number;
   count: number;
+  /** The last traced observation per bucket (+Inf last), for OpenMetrics; none while tracing is off. */
+  exemplars: (Exemplar | undefined)[] | undefined;
+}
+
+/** prom-client's exemplar shape: written only in the OpenMetrics format. */
+interface Exemplar {
+  labelSet: { trace_id: string };
+  value: number;
+  /** Seconds since the epoch. */
+  timestamp: number;
 }
 
 interface MetricValue {
@@ -24,6 +35,7 @@ interface MetricValue {
   labels: Record<string, string | number>;
   metricName?: string;
   sharedLabels?: Record<string, string>;
+  exemplar?: Exemplar;
 }
 
 /**
@@ -37,7 +49,10 @@ interface MetricValue {
  * metric objects' `get()` shape, so the registry formats them exactly as its own Counter
  * and Histogram would (a test compares the two outputs byte for byte).
  */
-export function createHttpRequestMetrics(registry: Registry, bucketBounds: readonly number[]) {
+/** The request's sampled trace id (tracing on), kept as its bucket's exemplar. */
+export type TraceIdOf = (request: FastifyRequest) => string | undefined;
+
+export function createHttpRequestMetrics(registry: Registry, bucketBounds: readonly number[], traceIdOf?: TraceIdOf) {
   /** Every series in the order it was first observed, which is the order prom-client prints. */
   const series: Series[] = [];
   // Route template, then method, then status code: the lookups take the strings Fastify already
@@ -62,6 +77,7 @@ export function createHttpRequestMetrics(registry: Registry, bucketBounds: reado
         buckets: new Float64Array(bucketBounds.length),
         sum: 0,
         count: 0,
+        exemplars: undefined,
       };
       byStatus.set(statusCode, found);
       series.push(found);
@@ -103,6 +119,7 @@ export function createHttpRequestMetrics(registry: Registry, bucketBounds: reado
             labels: { le: bound },
             metricName: 'http_request_duration_seconds_bucket',
             sharedLabels: shared,
+            exemplar: s.exemplars?.[index],
           };
         });
         return [
@@ -112,6 +129,7 @@ export function createHttpRequestMetrics(registry: Registry, bucketBounds: reado
             labels: { le: '+Inf' },
             metricName: 'http_request_duration_seconds_bucket',
             sharedLabels: shared,
+            exemplar: s.exemplars?.[bucketBounds.length],
           },
           { value: s.sum, labels: {}, metricName: 'http_request_duration_seconds_sum', sharedLabels: shared },
           { value: s.count, labels: {}, metricName: 'http_request_duration_seconds_count', sharedLabels: shared },
@@ -120,16 +138,20 @@ export function createHttpRequestMetrics(registry: Registry, bucketBounds: reado
     }),
   } as unknown as Parameters<Registry['registerMetric']>[0]);
 
-  /** A plain function (no `this`), so it can be handed on as it is. */
-  function observe(method: string, route: string, statusCode: number, seconds: number): void {
+  /**
+   * A plain function (no `this`), so it can be handed on as it is. `traceId`: the request's
+   * sampled trace, kept as its bucket's exemplar (the OpenMetrics format shows it).
+   */
+  function observe(method: string, route: string, statusCode: number, seconds: number, traceId?: string): void {
     const s = seriesOf(method, route, statusCode);
     s.count += 1;
     s.sum += seconds;
-    for (let index = 0; index < bucketBounds.length; index++) {
-      if (seconds <= (bucketBounds[index] as number)) {
-        s.buckets[index] = (s.buckets[index] ?? 0) + 1;
-        break;
-      }
+    let index = 0;
+    while (index < bucketBounds.length && seconds > (bucketBounds[index] as number)) index++;
+    if (index < bucketBounds.length) s.buckets[index] = (s.buckets[index] ?? 0) + 1;
+    if (traceId !== undefined) {
+      s.exemplars ??= new Array<Exemplar | undefined>(bucketBounds.length + 1);
+      s.exemplars[index] = { labelSet: { trace_id: traceId }, value: seconds, timestamp: Date.now() / 1000 };
     }
   }
 
@@ -143,7 +165,8 @@ export function createHttpRequestMetrics(registry: Registry, bucketBounds: reado
     // Fastify's not-found handler runs with a config without a url (that is what request.is404
     // reads), although its types say every route config has one.
     const url: string | undefined = config.url;
-    observe(request.method, url ?? UNMATCHED_ROUTE, reply.statusCode, reply.elapsedTime / 1000);
+    const traceId = traceIdOf === undefined ? undefined : traceIdOf(request);
+    observe(request.method, url ?? UNMATCHED_ROUTE, reply.statusCode, reply.elapsedTime / 1000, traceId);
   };
 
   return { observe, countRequest };

@@ -1,4 +1,5 @@
 import fp from 'fastify-plugin';
+import type { Sql } from 'postgres';
 import type { BookStore } from '../../store/book-store.js';
 import { MemoryBookStore } from '../../store/memory-book-store.js';
 import type { DatabaseSettings } from '../../store/postgres/connection.js';
@@ -17,6 +18,8 @@ export interface BookStoreOptions {
   /** A ready store (tests); otherwise PostgreSQL when `database` is set, else the seeded memory store. */
   store?: BookStore;
   database?: DatabaseSettings;
+  /** Wraps each PostgreSQL pool: a span per statement when tracing is on. */
+  instrumentSql?: (pool: Sql) => Sql;
 }
 
 export function createSeededStore(): MemoryBookStore {
@@ -33,7 +36,7 @@ export default fp<BookStoreOptions>(
       return;
     }
     // Migrations run in the background: the server listens (and answers 503) until they are done.
-    const opened = openPostgresStore(options.database, fastify.log);
+    const opened = openPostgresStore(options.database, fastify.log, {}, options.instrumentSql);
     fastify.decorate('bookStore', opened.store);
     fastify.decorate('postgres', opened);
     fastify.addHook('onClose', function closeBookStore() {

@@ -1,6 +1,7 @@
 // Chaos mode: the X-Force-Error request header makes the books routes answer with a chosen
 // failure status before any handler runs, so the store is never touched.
 
+import { trace } from '@opentelemetry/api';
 import type { FastifyInstance, FastifySchema } from 'fastify';
 import fp from 'fastify-plugin';
 import {
@@ -82,6 +83,9 @@ async function chaosPlugin(app: FastifyInstance, options: ChaosPluginOptions) {
     const parsed = parseForceErrorHeader(Array.isArray(raw) ? raw.join(', ') : raw);
     if (parsed.kind === 'invalid') throw parsed.error();
     app.metrics.recordForcedFailure(parsed.code);
+    // The request's span (when tracing is on) says the answer was forced, so a trace of an
+    // injected failure is told from a real one.
+    trace.getActiveSpan()?.setAttribute('chaos.forced_status', parsed.code);
     throw simulatedError(parsed.code, RETRY_AFTER_SECONDS[parsed.code]);
   });
 }

@@ -15,6 +15,11 @@ export type MetricsPluginOptions = AppMetricsOptions & {
   completion: RequestCompletion;
 };
 
+/** `Accept` naming OpenMetrics (as Prometheus sends it) gets it; anything else the text format. */
+function wantsOpenMetrics(accept: string | undefined): boolean {
+  return accept !== undefined && accept.includes('application/openmetrics-text');
+}
+
 async function metricsPlugin(app: FastifyInstance, options: MetricsPluginOptions) {
   const metrics = createAppMetrics(options);
   app.decorate('metrics', metrics);
@@ -33,17 +38,26 @@ async function metricsPlugin(app: FastifyInstance, options: MetricsPluginOptions
         summary: 'Prometheus metrics',
         description:
           'Request counts and latency by method, route template and status code; the current book ' +
-          'count; chaos forced failures by code; Node.js process metrics. Prometheus text format.',
+          'count; chaos forced failures by code; Node.js process metrics. Prometheus text format, or ' +
+          'OpenMetrics when `Accept` names `application/openmetrics-text` (then the request-duration ' +
+          'buckets carry `trace_id` exemplars of traced requests).',
         response: {
           200: {
             description: 'Prometheus text exposition format',
-            content: { [metrics.contentType]: { schema: { type: 'string' } } },
+            content: {
+              [metrics.contentType]: { schema: { type: 'string' } },
+              [metrics.openMetricsContentType]: { schema: { type: 'string' } },
+            },
           },
           ...errorResponses.methodNotAllowed,
         },
       },
     },
-    async function renderMetrics(_request, reply) {
+    async function renderMetrics(request, reply) {
+      if (wantsOpenMetrics(request.headers.accept)) {
+        reply.type(metrics.openMetricsContentType);
+        return metrics.renderOpenMetrics();
+      }
       reply.type(metrics.contentType);
       return metrics.render();
     },

@@ -30,8 +30,12 @@ export function openPostgresStore(
   settings: DatabaseSettings,
   log: FastifyBaseLogger,
   storeOptions: PostgresBookStoreOptions = {},
+  /** Wraps each pool (a span per statement when tracing is on: telemetry/traced-sql.ts). */
+  instrument: (pool: Sql) => Sql = (pool) => pool,
 ): OpenedPostgresStore {
-  const { main: sql, readers } = connectPools(settings);
+  const pools = connectPools(settings);
+  const sql = instrument(pools.main);
+  const readers = pools.readers.map(instrument);
   const store = new PostgresBookStore(sql, { readers, waitTimeoutMs: settings.waitTimeoutMs, ...storeOptions });
   let closed = false;
   let wake: (() => void) | undefined;
