@@ -13,7 +13,20 @@ const nextConfig = {
   turbopack: { root: workspaceRoot },
   // The Azure SDK loads parts of itself at run time (MSAL's managed-identity sources); Node resolves
   // it from node_modules instead of the bundler guessing.
-  serverExternalPackages: ['@azure/identity', '@azure/arm-storage', '@azure/msal-node'],
+  // The OpenTelemetry SDK patches node:http/https and undici as Node loads them
+  // (require-in-the-middle): it must be the modules Node resolves, not a bundled copy.
+  serverExternalPackages: [
+    '@azure/identity',
+    '@azure/arm-storage',
+    '@azure/msal-node',
+    '@opentelemetry/sdk-trace-node',
+    '@opentelemetry/resources',
+    '@opentelemetry/exporter-trace-otlp-proto',
+    '@opentelemetry/exporter-trace-otlp-http',
+    '@opentelemetry/instrumentation',
+    '@opentelemetry/instrumentation-http',
+    '@opentelemetry/instrumentation-undici',
+  ],
   // Browsers still ask for /favicon.ico on their own (on error pages, for bookmarks); answer with the app icon.
   async rewrites() {
     return [{ source: '/favicon.ico', destination: '/icon.svg' }];

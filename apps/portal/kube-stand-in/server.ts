@@ -68,6 +68,8 @@ export interface RecordedRequest {
   status: number;
   verb?: Verb;
   resource?: string;
+  /** The W3C trace context the caller sent, if any (the portal's traces). */
+  traceparent?: string;
 }
 
 export interface StandIn {
@@ -331,6 +333,7 @@ export async function startStandIn(options: StandInOptions = {}): Promise<StandI
         status,
         ...(verb ? { verb } : {}),
         ...(resource ? { resource } : {}),
+        ...(typeof req.headers.traceparent === 'string' ? { traceparent: req.headers.traceparent } : {}),
       });
       log(`${method} ${url.pathname}${url.search} ${status}`);
     };

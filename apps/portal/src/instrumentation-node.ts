@@ -1,5 +1,5 @@
 import { ConfigError, loadConfig } from './server/config';
-import { createLogger } from './server/log/logger';
+import { createLogger, logger } from './server/log/logger';
 import { exitAfterSignalGrace, exitWhenOutputCloses, SHUTDOWN_GRACE_MS } from './server/process/exit-guards';
 
 // Before anything else can log: a closed stdout or stderr ends the process instead of looping on
@@ -20,6 +20,14 @@ try {
   // The configured level is what failed to load, so this one line goes out at the default.
   createLogger('info').fatal(`Configuration error: ${error.message}`);
   process.exit(1);
+}
+
+// Traces (docs/operations.md): the SDK is loaded only when an OTLP endpoint is set, and before
+// the Kubernetes client and the Azure SDK, whose calls it instruments.
+const { tracing } = loadConfig();
+if (tracing.enabled) {
+  const { startTracing } = await import('./server/telemetry/start-tracing');
+  startTracing(tracing, logger());
 }
 
 // On a cluster, start the watch-fed cache now, so the first page view does not wait for its list.

@@ -5,3 +5,6 @@ export { applyMigrations, migrate, withAdvisoryLock, type Migration, type Migrat
 export { gotUrl, urlInMessage } from './url-in-message.js';
 export { OTLP_PROTOCOLS, TracingSettingError, tracingSwitch } from './tracing-switch.js';
 export type { OtlpProtocol, TracingSwitch } from './tracing-switch.js';
+export { ReportedExporter } from './export-failures.js';
+export type { ExportFailureLog, SpanExporterLike } from './export-failures.js';
+export { describeStatement, tracedSql } from './traced-sql.js';

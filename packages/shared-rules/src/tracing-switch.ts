@@ -53,9 +53,10 @@ export function tracingSwitch(env: Env): TracingSwitch {
   const tracesEndpoint = env['OTEL_EXPORTER_OTLP_TRACES_ENDPOINT'] || undefined;
   const endpoint = env['OTEL_EXPORTER_OTLP_ENDPOINT'] || undefined;
   const tracesProtocol = env['OTEL_EXPORTER_OTLP_TRACES_PROTOCOL'] || undefined;
+  const generalProtocol = env['OTEL_EXPORTER_OTLP_PROTOCOL'] || undefined;
   const protocolVariable =
     tracesProtocol === undefined ? 'OTEL_EXPORTER_OTLP_PROTOCOL' : 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL';
-  const protocol = (tracesProtocol ?? env['OTEL_EXPORTER_OTLP_PROTOCOL'] ?? 'http/protobuf').trim();
+  const protocol = (tracesProtocol ?? generalProtocol ?? 'http/protobuf').trim();
   if (!(OTLP_PROTOCOLS as readonly string[]).includes(protocol)) {
     throw new TracingSettingError(protocolVariable, `must be ${OTLP_PROTOCOLS.join(' or ')}`);
   }

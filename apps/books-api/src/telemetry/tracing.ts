@@ -7,11 +7,10 @@ import { detectResources, envDetector, resourceFromAttributes } from '@opentelem
 import { BatchSpanProcessor, NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { FastifyOtelInstrumentation } from '@fastify/otel';
 import fp from 'fastify-plugin';
-import type { TracingSwitch } from '@books/shared-rules';
 import { SERVICE_VERSION } from '../service-info.js';
-import { ReportedExporter, type ExportFailureLog } from './export-failures.js';
+import { ReportedExporter, tracedSql, type ExportFailureLog, type TracingSwitch } from '@books/shared-rules';
 import serverSpans, { describeServerSpan, serverSpanOf } from './server-spans.js';
-import { tracedSql } from './traced-sql.js';
+
 import type { Tracing } from './tracing-hooks.js';
 
 /**

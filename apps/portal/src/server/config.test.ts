@@ -4,6 +4,30 @@ import { ConfigError, parseConfig } from './config';
 const PROXY = { PORTAL_AUTH: 'proxy', PORTAL_PROXY_SECRET: 'p'.repeat(32) };
 
 describe('portal configuration', () => {
+  it('traces only with an OTLP endpoint, and refuses what it cannot honour naming the variable', () => {
+    expect(parseConfig({ PORTAL_AUTH: 'none' }).tracing).toEqual({ enabled: false });
+    expect(parseConfig({ PORTAL_AUTH: 'none', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318' }).tracing).toEqual({
+      enabled: true,
+      protocol: 'http/protobuf',
+      tracesUrl: 'http://127.0.0.1:4318/v1/traces',
+    });
+    expect(() => parseConfig({ PORTAL_AUTH: 'none', OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' })).toThrow(
+      /OTEL_EXPORTER_OTLP_PROTOCOL/,
+    );
+  });
+
+  it('PORTAL_TRACE_URL_TEMPLATE must hold {traceId} and make an http(s) URL', () => {
+    const template = 'https://grafana.example.com/explore?trace={traceId}';
+    expect(parseConfig({ PORTAL_AUTH: 'none', PORTAL_TRACE_URL_TEMPLATE: template }).traceUrlTemplate).toBe(template);
+    expect(parseConfig({ PORTAL_AUTH: 'none' }).traceUrlTemplate).toBeUndefined();
+    expect(() =>
+      parseConfig({ PORTAL_AUTH: 'none', PORTAL_TRACE_URL_TEMPLATE: 'https://jaeger.example/trace/' }),
+    ).toThrow(/PORTAL_TRACE_URL_TEMPLATE must contain \{traceId\}/);
+    expect(() =>
+      parseConfig({ PORTAL_AUTH: 'none', PORTAL_TRACE_URL_TEMPLATE: 'javascript:alert({traceId})' }),
+    ).toThrow(/PORTAL_TRACE_URL_TEMPLATE must be an http\(s\) URL/);
+  });
+
   it('uses the mock platform in development mode and the cluster otherwise', () => {
     expect(parseConfig({ NODE_ENV: 'development' }).mockPlatform).toBe(true);
     expect(parseConfig({ NODE_ENV: 'production', PORTAL_AUTH: 'none' }).mockPlatform).toBe(false);

@@ -1,6 +1,13 @@
 import 'server-only';
 import { AZURE_PUBLIC_REGIONS, isAzureRegion, type Location } from '@/lib/platform/storage-rules';
-import { gotUrl, parseSwitch, SWITCH_WORDS_HINT } from '@books/shared-rules';
+import {
+  gotUrl,
+  parseSwitch,
+  SWITCH_WORDS_HINT,
+  TracingSettingError,
+  tracingSwitch,
+  type TracingSwitch,
+} from '@books/shared-rules';
 import { parseAuthConfig, parseDatabaseUrl, parseOptionalPublicUrl, type AuthConfig } from './auth/auth-config';
 
 /**
@@ -34,6 +41,10 @@ export interface PortalConfig {
   publicUrl?: URL;
   /** How much one requester may create; admins are not limited. */
   createLimits: CreateLimits;
+  /** OpenTelemetry traces: on with an OTLP endpoint (the standard OTEL_* variables; docs/operations.md). */
+  tracing: TracingSwitch;
+  /** A trace viewer's URL with `{traceId}` in it: the account page links each history entry to its trace. */
+  traceUrlTemplate?: string;
 }
 
 export interface AzureObservationConfig {
@@ -158,6 +169,34 @@ function optional<K extends string, V>(key: K, value: V | undefined): Partial<Re
   return value === undefined ? {} : ({ [key]: value } as Record<K, V>);
 }
 
+/** Read at start whether or not tracing is on, so a mistake shows before anyone follows a link. */
+function parseTraceUrlTemplate(env: Env): string | undefined {
+  const template = env.PORTAL_TRACE_URL_TEMPLATE?.trim();
+  if (template === undefined || template === '') return undefined;
+  if (!template.includes('{traceId}')) {
+    throw new ConfigError('PORTAL_TRACE_URL_TEMPLATE must contain {traceId}, where the trace id goes');
+  }
+  let url: URL | undefined;
+  try {
+    url = new URL(template.replaceAll('{traceId}', '0af7651916cd43dd8448eb211c80319c'));
+  } catch {
+    url = undefined;
+  }
+  if (url === undefined || (url.protocol !== 'https:' && url.protocol !== 'http:')) {
+    throw new ConfigError('PORTAL_TRACE_URL_TEMPLATE must be an http(s) URL once {traceId} is filled in');
+  }
+  return template;
+}
+
+function parseTracing(env: Env): TracingSwitch {
+  try {
+    return tracingSwitch(env);
+  } catch (error) {
+    if (error instanceof TracingSettingError) throw new ConfigError(`${error.variable} ${error.reason}`);
+    throw error;
+  }
+}
+
 export function parseConfig(env: Env): PortalConfig {
   const explicitMock = parseBoolean(env, 'PORTAL_MOCK_PLATFORM');
   // `next dev` runs with NODE_ENV=development; an explicit PORTAL_MOCK_PLATFORM=false still wins.
@@ -178,6 +217,8 @@ export function parseConfig(env: Env): PortalConfig {
       maxAccountsPerUser: parseCount(env, 'PORTAL_MAX_ACCOUNTS_PER_USER', 25),
       maxCreatesPerHour: parseCount(env, 'PORTAL_MAX_CREATES_PER_HOUR', 10),
     },
+    tracing: parseTracing(env),
+    ...optional('traceUrlTemplate', parseTraceUrlTemplate(env)),
   };
 }
 

@@ -1,5 +1,6 @@
 import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
+import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
 import { formatSetting } from '@/lib/platform/display';
 import { INTENT_ACTION_LABELS, type HistoryItem, type IntentStatus } from '@/lib/platform/intent';
@@ -18,8 +19,24 @@ function describeChange(change: OwnedFieldChange): string {
   return `${change.label}: ${formatSetting(change.field, change.from)} → ${formatSetting(change.field, change.to)}`;
 }
 
-/** Who asked for what and how it ended, from the portal's intent ledger, newest first. */
-export function HistorySection({ items, durable }: { items: HistoryItem[]; durable: boolean }) {
+/** The trace viewer's page of a trace: PORTAL_TRACE_URL_TEMPLATE with the id in place of `{traceId}`. */
+export function traceUrl(template: string, traceId: string): string {
+  return template.replaceAll('{traceId}', encodeURIComponent(traceId));
+}
+
+/**
+ * Who asked for what and how it ended, from the portal's intent ledger, newest first; with a
+ * trace viewer configured, each traced entry links to the trace of the request that made it.
+ */
+export function HistorySection({
+  items,
+  durable,
+  traceUrlTemplate,
+}: {
+  items: HistoryItem[];
+  durable: boolean;
+  traceUrlTemplate?: string | undefined;
+}) {
   return (
     <Section title="History">
       {durable ? null : (
@@ -46,6 +63,13 @@ export function HistorySection({ items, durable }: { items: HistoryItem[]; durab
                 }
                 meta={formatTimestamp(item.at)}
               >
+                {traceUrlTemplate !== undefined && item.traceId !== null ? (
+                  <Typography variant="body2" component="p" sx={{ m: 0 }}>
+                    <Link href={traceUrl(traceUrlTemplate, item.traceId)} target="_blank" rel="noopener noreferrer">
+                      Trace {item.traceId.slice(0, 8)}
+                    </Link>
+                  </Typography>
+                ) : null}
                 {item.reason ? (
                   <Typography variant="body2" component="p" sx={{ m: 0 }}>
                     {item.reason}

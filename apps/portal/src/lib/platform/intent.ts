@@ -43,6 +43,8 @@ export interface HistoryItem {
   settledAt?: string;
   /** What the action changed in the desired state; empty for a resync. */
   changes: OwnedFieldChange[];
+  /** The trace of the request that recorded it (32 hex digits); null when it was not traced. */
+  traceId: string | null;
 }
 
 export const INTENT_ACTION_LABELS: Record<IntentAction, string> = {

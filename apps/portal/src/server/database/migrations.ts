@@ -56,6 +56,12 @@ export const PORTAL_MIGRATIONS: readonly Migration[] = [
         for each statement execute function portal_ledger_append_only();
     `,
   },
+  {
+    version: 2,
+    name: 'intent_trace_id',
+    // The trace of the request that recorded an intent (issue 42); null before, and with tracing off.
+    sql: `alter table portal_intents add column trace_id text;`,
+  },
 ];
 
 /** Applies every migration not yet recorded, each in its own transaction; returns the versions applied. */

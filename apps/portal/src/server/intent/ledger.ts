@@ -19,6 +19,8 @@ export interface NewIntent {
   /** The account's desired settings after the action; null once it is deleted. */
   desired: OwnedSettings | null;
   changes: OwnedFieldChange[];
+  /** The trace of the request that recorded it, while tracing is on. */
+  traceId?: string;
 }
 
 export interface IntentRecord extends NewIntent {
@@ -101,6 +103,7 @@ export function historyItem(record: IntentRecord, outcome: (IntentOutcome & { at
     ...(outcome?.status === 'failed' ? { reason: outcome.reason } : {}),
     ...(outcome ? { settledAt: outcome.at } : {}),
     changes: record.changes,
+    traceId: record.traceId ?? null,
   };
 }
 

@@ -29,6 +29,7 @@ interface RecordRow {
   recorded_at: Date;
   desired: OwnedSettings | null;
   changes: OwnedFieldChange[];
+  trace_id: string | null;
 }
 
 interface HistoryRow extends RecordRow {
@@ -72,6 +73,7 @@ function toRecord(row: RecordRow): IntentRecord {
     at: new Date(row.recorded_at).toISOString(),
     desired: row.desired,
     changes: row.changes,
+    ...(row.trace_id === null ? {} : { traceId: row.trace_id }),
   };
 }
 
@@ -104,11 +106,11 @@ export function createPostgresLedger(databaseUrl: string): IntentLedger {
 
   async function insert(query: ISql, intent: NewIntent): Promise<IntentRecord> {
     const [row] = await query<RecordRow[]>`
-      insert into portal_intents (id, account, action, actor_subject, actor_display, request_id, desired, changes)
+      insert into portal_intents (id, account, action, actor_subject, actor_display, request_id, desired, changes, trace_id)
       values (${randomUUID()}, ${intent.account}, ${intent.action}, ${intent.actor.subject},
               ${intent.actor.display}, ${intent.requestId},
               ${intent.desired === null ? null : sql.json(intent.desired as unknown as JSONValue)},
-              ${sql.json(intent.changes as unknown as JSONValue)})
+              ${sql.json(intent.changes as unknown as JSONValue)}, ${intent.traceId ?? null})
       returning *`;
     if (!row) throw new Error('the insert returned no row');
     return toRecord(row);

@@ -1,4 +1,5 @@
 import 'server-only';
+import { currentTraceId } from '../telemetry/trace-context';
 import type { Principal } from '@/lib/auth/permissions';
 import type { Actor, HistoryItem } from '@/lib/platform/intent';
 import { logger } from '../log/logger';
@@ -32,7 +33,13 @@ export async function recordedAction<T>(
   check?: (facts: CreateFacts) => void,
 ): Promise<T> {
   const ledger = getIntentLedger();
-  const full: NewIntent = { ...intent, actor: actorOf(context.principal), requestId: context.requestId };
+  const traceId = currentTraceId();
+  const full: NewIntent = {
+    ...intent,
+    actor: actorOf(context.principal),
+    requestId: context.requestId,
+    ...(traceId === undefined ? {} : { traceId }),
+  };
   const record = check ? await ledger.appendCreate(full, check) : await ledger.append(full);
   const settle = async (outcome: Parameters<typeof ledger.settle>[1]) => {
     try {

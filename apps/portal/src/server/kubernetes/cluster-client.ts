@@ -15,6 +15,7 @@ import {
 import { CLUSTER_CALLS, EVENTS_NAMESPACE, type ClusterCall, type ClusterCallName } from './cluster-calls';
 import { mapClusterError } from './cluster-errors';
 import { openWatch, type WatchHandlers, type WatchStream } from './watch-stream';
+import { withTraceparent } from '../telemetry/trace-context';
 
 /** How long one call may take before the cluster counts as unreachable. */
 export const DEFAULT_CALL_TIMEOUT_MS = 10_000;
@@ -129,7 +130,7 @@ export function createClusterClient(config: KubeConfig, timeoutMs = DEFAULT_CALL
       call('getAccount', name, (c) => customObjects.getClusterCustomObject({ ...target(c), name }, options)),
     createAccount: (body) =>
       call('createAccount', nameOf(body), (c) =>
-        customObjects.createClusterCustomObject({ ...target(c), body }, options),
+        customObjects.createClusterCustomObject({ ...target(c), body: withTraceparent(body) }, options),
       ),
     dryRunCreateAccount: (body) =>
       call('dryRunCreateAccount', nameOf(body), (c) =>
@@ -138,13 +139,13 @@ export function createClusterClient(config: KubeConfig, timeoutMs = DEFAULT_CALL
     annotateAccount: (name, annotations) =>
       call('annotateAccount', name, (c) =>
         customObjects.patchClusterCustomObject(
-          { ...target(c), name, body: { metadata: { annotations } } },
+          { ...target(c), name, body: withTraceparent({ metadata: { annotations } }) },
           deadline(timeoutMs, [contentType(PatchStrategy.MergePatch)]),
         ),
       ),
     changeAccount: (name, body) =>
       call('changeAccount', name, (c) =>
-        customObjects.patchClusterCustomObject({ ...target(c), name, body }, mergePatch),
+        customObjects.patchClusterCustomObject({ ...target(c), name, body: withTraceparent(body) }, mergePatch),
       ),
     dryRunChangeAccount: (name, body) =>
       call('dryRunChangeAccount', name, (c) =>
@@ -152,7 +153,10 @@ export function createClusterClient(config: KubeConfig, timeoutMs = DEFAULT_CALL
       ),
     requestReconcile: (name, annotations) =>
       call('requestReconcile', name, (c) =>
-        customObjects.patchClusterCustomObject({ ...target(c), name, body: { metadata: { annotations } } }, mergePatch),
+        customObjects.patchClusterCustomObject(
+          { ...target(c), name, body: withTraceparent({ metadata: { annotations } }) },
+          mergePatch,
+        ),
       ),
     deleteAccount: (name) =>
       call('deleteAccount', name, (c) => customObjects.deleteClusterCustomObject({ ...target(c), name }, options)),

@@ -36,6 +36,7 @@ import { decide } from '@/lib/auth/permissions';
 import { signedInPrincipal } from '@/server/auth/current-principal';
 import { intentComparison } from '@/server/intent/inventory';
 import { accountHistory, intentIsDurable } from '@/server/intent/record-intent';
+import { loadConfig } from '@/server/config';
 import { loadPlatformData } from '@/server/platform/page-data';
 import { getStorageAccount, getStorageAccountActivity } from '@/server/platform/storage-accounts';
 
@@ -79,7 +80,9 @@ async function ResourceIntent({ account }: { account: StorageAccount }) {
 async function ResourceHistory({ name }: { name: string }) {
   const loaded = await loadPlatformData(() => accountHistory(name));
   if (!loaded.ok) return <PlatformProblem message={loaded.message} status={loaded.status} />;
-  return <HistorySection items={loaded.value} durable={intentIsDurable()} />;
+  return (
+    <HistorySection items={loaded.value} durable={intentIsDurable()} traceUrlTemplate={loadConfig().traceUrlTemplate} />
+  );
 }
 
 const backLink = (

@@ -2,12 +2,13 @@ import { context, SpanKind, SpanStatusCode, trace, type Tracer } from '@opentele
 import type { PendingQuery, Sql } from 'postgres';
 
 /*
- * postgres.js has no OpenTelemetry hook, so the store's pools are wrapped here, at the one place
+ * postgres.js has no OpenTelemetry hook, so both apps wrap their pools here (the Books API's
+ * store, the portal's ledger and sessions), at the one place
  * every statement passes: a tagged statement (`sql\`...\``) gets a CLIENT span from the moment
  * it is sent (its first `then`, which is what runs it) until it answers, as a child of the span
  * current then. Only its operation and table are described, from the statement's fixed text:
  * never its parameters. A statement sent outside any traced request (migrations, background
- * moves of the search index's pending entries) is not traced.
+ * work) is not traced. Each app wraps its pools only while tracing is on.
  */
 
 interface Statement {
