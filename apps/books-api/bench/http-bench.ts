@@ -29,6 +29,7 @@ import {
 } from './lib/processes.js';
 import { prefill, startService, type RunningService } from './lib/service.js';
 import { selectRoutes, type BenchRoute } from './lib/routes.js';
+import { startTraceSink } from './lib/trace-sink.js';
 import { loadAverage, median, warnIfBusy } from './lib/stats.js';
 import { formatTable, type SummaryRow } from './lib/report.js';
 import type { TestPostgres } from '@books/test-postgres';
@@ -59,6 +60,8 @@ const HELP = `Usage: npm run bench -- [options]
                       down under sustained load. --duration and --warmup apply per route and window
   --minutes <n>       with --sustained: how long the long-lived process is kept under load (default 10)
   --interval <s>      with --sustained: seconds between measurement windows (default 60)
+  --tracing           the service with OpenTelemetry tracing on, every request sampled, its spans exported to
+                      a sink in this process that reads and drops them (compare with a run without it)
   --mix <m>           with --sustained: read (list and get, default) or create (list, get and create: the store
                       grows all along, as under real writes)`;
 
@@ -80,6 +83,9 @@ interface Options {
   mix: SustainedMix;
   store: 'memory' | 'postgres';
   loadgen: LoadGenerator;
+  tracing: boolean;
+  /** Set by main() with --tracing: the sink's URL. */
+  tracesEndpoint?: string;
 }
 
 function positiveInt(name: string, text: string | undefined, fallback: number, max: number): number {
@@ -109,6 +115,7 @@ function parseOptions(): Options {
       interval: { type: 'string' },
       mix: { type: 'string' },
       loadgen: { type: 'string' },
+      tracing: { type: 'boolean' },
       help: { type: 'boolean' },
     },
   });
@@ -145,6 +152,7 @@ function parseOptions(): Options {
     interval: positiveInt('interval', values.interval, 60, 3600),
     mix: values.mix === 'create' ? 'create' : 'read',
     loadgen: loadgen as LoadGenerator,
+    tracing: values.tracing ?? false,
   };
   if (values.mix !== undefined && values.mix !== 'read' && values.mix !== 'create') {
     throw new Error(`--mix must be read or create, got ${values.mix}`);
@@ -157,6 +165,9 @@ function parseOptions(): Options {
   }
   if (values.store !== undefined && values.store !== 'memory' && values.store !== 'postgres') {
     throw new Error(`--store must be memory or postgres, got ${values.store}`);
+  }
+  if (options.tracing && (options.compare !== undefined || options.sustained)) {
+    throw new Error('--tracing measures against the baseline: it cannot be combined with --compare or --sustained');
   }
   if (options.store === 'postgres' && options.compare !== undefined) {
     throw new Error('--compare measures the in-memory build only; leave out --store postgres');
@@ -203,7 +214,14 @@ function startBooksService(
   options: Options,
   databaseUrl: string | undefined,
 ): Promise<RunningService> {
-  return startService({ appDir: APP_DIR, cpu, logFile: options.logFile, cpuProf: options.cpuProf, databaseUrl });
+  return startService({
+    appDir: APP_DIR,
+    cpu,
+    logFile: options.logFile,
+    cpuProf: options.cpuProf,
+    databaseUrl,
+    ...(options.tracesEndpoint === undefined ? {} : { tracesEndpoint: options.tracesEndpoint }),
+  });
 }
 
 async function startBaseline(
@@ -359,8 +377,10 @@ async function main(): Promise<void> {
     await runComparison({ ...options, ref: options.compare, pinned });
     return;
   }
+  const sink = options.tracing ? await startTraceSink() : undefined;
+  if (sink !== undefined) options.tracesEndpoint = sink.url;
   console.log(
-    `Books API (${options.store} store) vs node:http baseline: ${options.routes.map((r) => r.name).join(', ')}; ` +
+    `Books API (${options.store} store${sink ? ', tracing on, every request sampled' : ''}) vs node:http baseline: ${options.routes.map((r) => r.name).join(', ')}; ` +
       `${options.rounds} round(s) x ${options.duration} s, ${options.connections} connections; ` +
       (pinned
         ? `servers on CPU ${SERVER_CPU}, load generator (${options.loadgen}) on CPU ${LOADGEN_CPU}`
@@ -373,6 +393,10 @@ async function main(): Promise<void> {
     for (let round = 1; round <= options.rounds; round++) rounds.push(await runRound(round, options, pinned, database));
   } finally {
     await database?.stop();
+    if (sink !== undefined) {
+      console.log(`trace sink: ${sink.exports()} OTLP exports received`);
+      await sink.close();
+    }
   }
 
   const summary = summarise(options.routes, rounds);

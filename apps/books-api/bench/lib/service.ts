@@ -25,6 +25,8 @@ export interface ServiceOptions {
    * process for its event-loop utilisation, memory and GC time (see runtime-probe.ts).
    */
   runtimeProbe?: boolean;
+  /** Traces on, every request sampled, exported to this OTLP endpoint; unset: tracing off. */
+  tracesEndpoint?: string;
 }
 
 export interface RunningService {
@@ -32,7 +34,7 @@ export interface RunningService {
   port: number;
 }
 
-function serviceEnv(port: number, databaseUrl: string | undefined): NodeJS.ProcessEnv {
+function serviceEnv(port: number, databaseUrl: string | undefined, tracesEndpoint?: string): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, HOST: '127.0.0.1', PORT: String(port) };
   if (databaseUrl) env.DATABASE_URL = databaseUrl;
   else delete env.DATABASE_URL;
@@ -40,6 +42,12 @@ function serviceEnv(port: number, databaseUrl: string | undefined): NodeJS.Proce
   delete env.ENABLE_TRAFFIC_GENERATOR;
   delete env.ENABLE_CHAOS_HEADERS;
   delete env.LOG_LEVEL;
+  // Tracing only when the bench asks for it (--tracing): off means off, whatever this shell sets.
+  for (const name of Object.keys(env)) if (name.startsWith('OTEL_')) delete env[name];
+  if (tracesEndpoint !== undefined) {
+    env.OTEL_EXPORTER_OTLP_ENDPOINT = tracesEndpoint;
+    env.OTEL_TRACES_SAMPLER = 'always_on';
+  }
   return env;
 }
 
@@ -51,7 +59,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     command: process.execPath,
     args: [...profile, ...(options.runtimeProbe ? [`--import=${PROBE_PRELOAD}`] : []), 'dist/server.js'],
     cwd: options.appDir,
-    env: serviceEnv(port, options.databaseUrl),
+    env: serviceEnv(port, options.databaseUrl, options.tracesEndpoint),
     cpu: options.cpu,
     stdio: ['ignore', log, 'inherit'],
     ipc: options.runtimeProbe ?? false,
