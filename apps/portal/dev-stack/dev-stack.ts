@@ -21,6 +21,7 @@ import { startTestIdentityProvider, type TestIdentityProvider } from '../e2e/tes
 import { freePort, hasProductionBuild, startPortalServer, type PortalServer } from '../kube-stand-in/portal-server.js';
 import { startStandIn, type StandIn } from '../kube-stand-in/server.js';
 import { DEMO_PORTAL_USERS } from './demo-users.js';
+import { startSpanFile } from './span-file.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const API_SERVER = join(ROOT, 'apps/books-api/dist/server.js');
@@ -124,7 +125,12 @@ async function createAppDatabase(adminUrl: string, name: string): Promise<string
   return url.toString();
 }
 
-async function startApi(apiPort: number, databaseUrl: string, issuer: string): Promise<ChildProcess> {
+async function startApi(
+  apiPort: number,
+  databaseUrl: string,
+  issuer: string,
+  tracing: Record<string, string>,
+): Promise<ChildProcess> {
   if (!existsSync(API_SERVER)) throw new Error('No API build: run npm run build (npm install does it)');
   const child = spawn(process.execPath, [API_SERVER], {
     env: {
@@ -139,6 +145,7 @@ async function startApi(apiPort: number, databaseUrl: string, issuer: string): P
       AUTH_OIDC_DOCS_CLIENT_ID: API_DOCS_CLIENT_ID,
       AUTH_OIDC_DOCS_SCOPES: 'openid Books.Read Books.Write',
       LOG_LEVEL: process.env['LOG_LEVEL'] ?? 'warn',
+      ...tracing,
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
@@ -175,6 +182,24 @@ async function main(): Promise<void> {
   const booksUrl = await createAppDatabase(cluster.url, 'books');
   const portalDatabaseUrl = await createAppDatabase(cluster.url, 'portal');
 
+  // Both apps' spans: to the collector of whoever runs the stack (OTEL_EXPORTER_OTLP_ENDPOINT), or
+  // else to a file of JSON lines written by a receiver of the stack's own.
+  const spansDirectory = mkdtempSync(join(tmpdir(), 'dev-stack-spans-'));
+  cleanups.push(async () => rmSync(spansDirectory, { recursive: true, force: true }));
+  const spansPath = join(spansDirectory, 'spans.jsonl');
+  const ownCollector = process.env['OTEL_EXPORTER_OTLP_ENDPOINT'] ?? process.env['OTEL_EXPORTER_OTLP_TRACES_ENDPOINT'];
+  let tracing: Record<string, string> = {};
+  if (ownCollector === undefined) {
+    say('starting the span collector');
+    const receiver = await startSpanFile(spansPath, await freePort());
+    cleanups.push(() => receiver.close());
+    tracing = { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_BSP_SCHEDULE_DELAY: '1000' };
+  }
+  const spansLine =
+    ownCollector === undefined
+      ? `${spansPath}  (one JSON line per span: tail -f ${spansPath} | jq -c '{service,name,traceId,durationMs}')`
+      : `to ${ownCollector} (OTEL_EXPORTER_OTLP_ENDPOINT)`;
+
   say('starting the local OpenID Provider');
   const client = {
     clientId: 'platform-portal-dev',
@@ -195,7 +220,7 @@ async function main(): Promise<void> {
   cleanups.push(() => provider.close());
 
   say("starting the Books API on PostgreSQL, accepting the provider's tokens");
-  await startApi(apiPort, booksUrl, provider.issuer);
+  await startApi(apiPort, booksUrl, provider.issuer, tracing);
 
   say('starting the Kubernetes stand-in');
   const standIn: StandIn = await startStandIn({ port: await freePort() });
@@ -218,6 +243,7 @@ async function main(): Promise<void> {
     PORTAL_DATABASE_URL: portalDatabaseUrl,
     PORTAL_ADMIN_GROUPS: 'platform-admins',
     PORTAL_REQUESTER_GROUPS: 'developers',
+    ...tracing,
   };
   say(hasProductionBuild() ? 'starting the portal (production build)' : 'starting the portal');
   if (hasProductionBuild()) {
@@ -247,6 +273,7 @@ Books Service dev stack: everything below is thrown away on Ctrl-C.
   Sign-in        ${provider.issuer}  (local OpenID Provider, for the portal and the API)
   Kubernetes     ${standIn.url}  KUBECONFIG=${kubeconfigPath} kubectl get accounts
   PostgreSQL     ${cluster.url}  (data in ${cluster.folder})
+  Traces         ${spansLine}
 Every password above is a public demo password: local use only.
 Press Ctrl+C to stop everything.
 `);
