@@ -1,7 +1,8 @@
 /**
- * The create limits through the real route handlers on the Kubernetes stand-in, in proxy mode:
- * counts come from the cluster's objects, so they hold across a restart (modules loaded afresh),
- * and a create deleted again within the hour still counts in the process that made it.
+ * The create limits through the real route handlers on the Kubernetes stand-in, in proxy mode,
+ * with the ledger in memory: counts come from the process's ledger and the cluster's objects, so
+ * they hold when the modules are loaded afresh, and a create deleted again within the hour still
+ * counts. (Across replicas, on PostgreSQL: test/create-limits-replicas.test.ts.)
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { PORTAL_KEYS } from '../src/lib/platform/account-manifest';

@@ -65,7 +65,7 @@ describe.each([
     const account = name('stcheckheld');
     const seen: CreateFacts[] = [];
     const created = await ledger.appendCreate(intent(account), (facts) => void seen.push(facts));
-    expect(seen).toEqual([{ life: { live: false } }]);
+    expect(seen).toEqual([{ life: { live: false }, ownedLive: [], recentCreates: [] }]);
 
     // Pending, Rita's: Omar is refused, Rita may try again.
     await expect(
@@ -79,6 +79,7 @@ describe.each([
     // Deleted: the name is free again, for anyone.
     await ledger.appendCreate(intent(account, { actor: omar }), (facts) => {
       expect(facts.life).toEqual({ live: false });
+      expect(facts.ownedLive).toEqual([]);
     });
     expect((await ledger.history(account)).map((item) => item.actor.subject)).toEqual([
       omar.subject,
@@ -88,7 +89,64 @@ describe.each([
   });
 });
 
+describe.each([
+  ['memory', createMemoryLedger],
+  ['PostgreSQL', openPostgres],
+] as const)('what the ledger in %s counts for the create limits', (store, open) => {
+  const name = (base: string) => `${base}${store === 'memory' ? 'm' : 'p'}`;
+  const person = (who: string) => ({ subject: `idp#${who}-${store}`, display: who });
+
+  it('counts the accounts a person holds and her creates of the hour that did not fail', async () => {
+    const ledger = open();
+    const lena = person('lena');
+    const settled = async (account: string, status: 'applied' | 'failed', overrides: Partial<NewIntent> = {}) => {
+      const record = await ledger.appendCreate(intent(account, { actor: lena, ...overrides }), () => undefined);
+      await ledger.settle(record.id, status === 'applied' ? { status } : { status, reason: 'refused' });
+    };
+    await settled(name('stcountkept'), 'applied');
+    await settled(name('stcountfailed'), 'failed');
+    await ledger.appendCreate(intent(name('stcountpending'), { actor: lena }), () => undefined);
+    await settled(name('stcountgone'), 'applied');
+    const deleted = await ledger.append(
+      intent(name('stcountgone'), { actor: omar, action: 'delete', desired: null, changes: [] }),
+    );
+    await ledger.settle(deleted.id, { status: 'applied' });
+    // Someone else's change of Lena's account does not make it theirs.
+    const changed = await ledger.append(intent(name('stcountkept'), { actor: omar, action: 'change', changes: [] }));
+    await ledger.settle(changed.id, { status: 'applied' });
+
+    let facts: CreateFacts | undefined;
+    await ledger.appendCreate(intent(name('stcountnext'), { actor: lena }), (seen) => void (facts = seen));
+    expect(facts?.ownedLive.sort()).toEqual([name('stcountkept'), name('stcountpending')].sort());
+    expect(facts?.recentCreates.map((entry) => entry.account).sort()).toEqual(
+      [name('stcountgone'), name('stcountkept'), name('stcountpending')].sort(),
+    );
+    let omars: CreateFacts | undefined;
+    await ledger.appendCreate(intent(name('stcountomar'), { actor: omar }), (seen) => void (omars = seen));
+    expect(omars?.ownedLive.filter((account) => account.startsWith('stcount'))).toEqual([]);
+  });
+});
+
 describe('the create check across PostgreSQL replicas', () => {
+  it('lets one person record no more creates than the limit when two replicas are asked at once', async () => {
+    const replicas = [openPostgres(), openPostgres()];
+    await Promise.all(replicas.map((replica) => replica.ready()));
+    const hana = { subject: 'idp#hana', display: 'hana' };
+    class OverLimit extends Error {}
+    const atMostThree = (facts: CreateFacts) => {
+      if (facts.recentCreates.length >= 3) throw new OverLimit('limit');
+    };
+    const results = await Promise.allSettled(
+      Array.from({ length: 10 }, (_, index) =>
+        replicas[index % 2]!.appendCreate(intent(`stlimitrace${index}`, { actor: hana }), atMostThree),
+      ),
+    );
+    expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(3);
+    expect(results.filter((result) => result.status === 'rejected' && result.reason instanceof OverLimit)).toHaveLength(
+      7,
+    );
+  });
+
   it('records one create of a name that two replicas are asked for at once', async () => {
     const replicas = [openPostgres(), openPostgres()];
     await Promise.all(replicas.map((replica) => replica.ready()));

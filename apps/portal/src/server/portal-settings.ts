@@ -94,6 +94,12 @@ export function portalSettings(config: PortalConfig, mode: PlatformMode): Settin
     { label: 'Allowed locations', value: list(config.allowedLocations) },
     { label: 'Live accounts per requester', value: String(config.createLimits.maxAccountsPerUser) },
     { label: 'Creates per requester an hour', value: String(config.createLimits.maxCreatesPerHour) },
+    {
+      label: 'Create limits counted',
+      value: config.databaseUrl
+        ? 'in the intent ledger’s PostgreSQL: every replica counts the same creates'
+        : 'per portal process (intent ledger in memory): each replica counts only its own creates',
+    },
     ...authSettings(config.auth),
     {
       label: 'Intent ledger',

@@ -62,6 +62,12 @@ export const PORTAL_MIGRATIONS: readonly Migration[] = [
     // The trace of the request that recorded an intent (issue 42); null before, and with tracing off.
     sql: `alter table portal_intents add column trace_id text;`,
   },
+  {
+    version: 3,
+    name: 'intent_ledger_by_actor',
+    // The create limits count one person's creates (ledger.appendCreate) without reading every record.
+    sql: `create index portal_intents_by_actor on portal_intents (actor_subject, recorded_at);`,
+  },
 ];
 
 /** Applies every migration not yet recorded, each in its own transaction; returns the versions applied. */

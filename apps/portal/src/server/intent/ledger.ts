@@ -52,7 +52,14 @@ export interface DesiredState {
 export interface CreateFacts {
   /** The name's current life: whether intent holds it, and whose it is. */
   life: NameLife;
+  /** The accounts whose life the creating actor started (create or adopt, not failed) and no applied delete ended. */
+  ownedLive: string[];
+  /** The creating actor's creates of the last hour that did not fail (in flight included), oldest first. */
+  recentCreates: { account: string; at: string }[];
 }
+
+/** How far back `recentCreates` reaches. */
+export const RECENT_CREATES_MS = 60 * 60 * 1000;
 
 export interface IntentLedger {
   /** False for the in-memory ledger: intent is lost when the process ends. */

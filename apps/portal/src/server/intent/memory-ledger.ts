@@ -9,8 +9,10 @@ import {
   type IntentOutcome,
   type IntentRecord,
   type NewIntent,
+  RECENT_CREATES_MS,
+  type CreateFacts,
 } from './ledger';
-import { nameLife, type LifeRecord } from './name-life';
+import { nameLife, STARTS_A_LIFE, type LifeRecord } from './name-life';
 
 /**
  * The ledger in this process's memory: for development and single-replica trials only. It is lost
@@ -41,6 +43,35 @@ export function createMemoryLedger(): IntentLedger {
         .reverse(),
     );
 
+  /** What one person holds and has created lately, as the create limits count it. */
+  const usageOf = (subject: string): Pick<CreateFacts, 'ownedLive' | 'recentCreates'> => {
+    const statusOf = (record: IntentRecord) => outcomes.get(record.id)?.status ?? 'pending';
+    const since = Date.now() - RECENT_CREATES_MS;
+    const started = new Set(
+      records
+        .filter((record) => record.actor.subject === subject && STARTS_A_LIFE.has(record.action))
+        .map((record) => record.account),
+    );
+    const ownedLive = [...started].filter((account) => {
+      // A failed create started nothing: it is no account to count.
+      const counted = records.filter(
+        (record) => record.account === account && !(STARTS_A_LIFE.has(record.action) && statusOf(record) === 'failed'),
+      );
+      const life = nameLife(counted.map((record): LifeRecord => ({ ...record, status: statusOf(record) })).reverse());
+      return life.live && life.owner?.subject === subject;
+    });
+    const recentCreates = records
+      .filter(
+        (record) =>
+          record.actor.subject === subject &&
+          record.action === 'create' &&
+          statusOf(record) !== 'failed' &&
+          Date.parse(record.at) > since,
+      )
+      .map((record) => ({ account: record.account, at: record.at }));
+    return { ownedLive, recentCreates };
+  };
+
   return {
     durable: false,
     async ready() {},
@@ -49,7 +80,7 @@ export function createMemoryLedger(): IntentLedger {
     },
     async appendCreate(intent, check) {
       // Nothing is awaited between the check and the append: in one process that is one step.
-      check({ life: lifeOf(intent.account) });
+      check({ life: lifeOf(intent.account), ...usageOf(intent.actor.subject) });
       return append(intent);
     },
     async settle(id, outcome) {

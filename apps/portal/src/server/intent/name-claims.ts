@@ -25,7 +25,10 @@ import { getIntentLedger } from './select-ledger';
 const NAME_CHECK_RETRY_SECONDS = 5;
 
 /** The ledger's part, run again inside the ledger's append so that no other create slips in between. */
-export function refuseAnotherOwnersName(name: string, principal: Principal): (facts: CreateFacts) => void {
+export function refuseAnotherOwnersName(
+  name: string,
+  principal: Principal,
+): (facts: Pick<CreateFacts, 'life'>) => void {
   return ({ life }) => {
     if (!life.live || life.owner?.subject === principal.subject) return;
     throw new ConflictError(

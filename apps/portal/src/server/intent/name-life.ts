@@ -22,7 +22,8 @@ export interface NameLife {
   owner?: Actor;
 }
 
-const STARTS_A_LIFE: ReadonlySet<IntentAction> = new Set(['create', 'adopt']);
+/** The actions whose actor owns the name from then on. */
+export const STARTS_A_LIFE: ReadonlySet<IntentAction> = new Set(['create', 'adopt']);
 
 /** The life of a name from its records, newest first. */
 export function nameLife(newestFirst: readonly LifeRecord[]): NameLife {

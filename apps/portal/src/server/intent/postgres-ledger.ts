@@ -15,6 +15,7 @@ import {
   type IntentOutcome,
   type IntentRecord,
   type NewIntent,
+  RECENT_CREATES_MS,
 } from './ledger';
 import { nameLife } from './name-life';
 
@@ -131,6 +132,36 @@ export function createPostgresLedger(databaseUrl: string): IntentLedger {
     );
   }
 
+  /** What one person holds and has created lately, as the create limits count it (CreateFacts). */
+  async function usageOf(query: ISql, subject: string): Promise<Pick<CreateFacts, 'ownedLive' | 'recentCreates'>> {
+    // Per account this person ever started, the newest create or adopt that did not fail, and
+    // whether an applied delete came after it; it is theirs if they started it and none did.
+    const owned = await query<{ account: string }[]>`
+      select s.account from (
+        select distinct on (i.account) i.account, i.actor_subject, i.seq
+        from portal_intents i left join portal_intent_outcomes o on o.intent_id = i.id
+        where i.action in ('create', 'adopt') and (o.status is null or o.status = 'applied')
+          and i.account in (
+            select account from portal_intents where actor_subject = ${subject} and action in ('create', 'adopt'))
+        order by i.account, i.seq desc
+      ) s
+      where s.actor_subject = ${subject}
+        and not exists (
+          select 1 from portal_intents d join portal_intent_outcomes od on od.intent_id = d.id
+          where d.account = s.account and d.action = 'delete' and od.status = 'applied' and d.seq > s.seq)`;
+    const recent = await query<{ account: string; recorded_at: Date }[]>`
+      select i.account, i.recorded_at
+      from portal_intents i left join portal_intent_outcomes o on o.intent_id = i.id
+      where i.actor_subject = ${subject} and i.action = 'create'
+        and i.recorded_at > ${new Date(Date.now() - RECENT_CREATES_MS)}
+        and (o.status is null or o.status = 'applied')
+      order by i.recorded_at`;
+    return {
+      ownedLive: owned.map((row) => row.account),
+      recentCreates: recent.map((row) => ({ account: row.account, at: new Date(row.recorded_at).toISOString() })),
+    };
+  }
+
   /** The last applied record of each account (null desired: deleted), and how far outcomes were read. */
   const latest = new Map<string, { seq: bigint; state: DesiredState | null }>();
   /** Per account, the newest applied create or adopt, and the newest applied delete: its owner (name-life.ts). */
@@ -210,7 +241,10 @@ export function createPostgresLedger(databaseUrl: string): IntentLedger {
             // Every replica's creates by this actor, and of this name, queue here until this one commits.
             await tx`select pg_advisory_xact_lock(${CREATES_BY_ACTOR_LOCK}, hashtext(${intent.actor.subject}))`;
             await tx`select pg_advisory_xact_lock(${CREATES_OF_NAME_LOCK}, hashtext(${intent.account}))`;
-            const facts: CreateFacts = { life: await lifeOf(tx, intent.account) };
+            const facts: CreateFacts = {
+              life: await lifeOf(tx, intent.account),
+              ...(await usageOf(tx, intent.actor.subject)),
+            };
             try {
               check(facts);
             } catch (error) {

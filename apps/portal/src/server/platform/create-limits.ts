@@ -2,104 +2,84 @@ import 'server-only';
 import { hasRole, owns, type Principal } from '@/lib/auth/permissions';
 import type { StorageAccount } from '@/lib/platform/types';
 import type { CreateLimits } from '../config';
+import { RECENT_CREATES_MS, type CreateFacts } from '../intent/ledger';
 import { TooManyRequestsError } from './errors';
 
 /**
  * The contract's create limits: per requester, a number of live accounts and of creates in any
- * hour; admins are not limited. Both are counted from the cluster's own objects (the owner's
- * subject and creationTimestamp), so a restart or a second replica sees the same counts. An
- * account created and deleted again within the hour has left the cluster, so this process also
- * remembers its own creates of the last hour and counts those too.
+ * hour; admins are not limited. Both are counted from the intent ledger when the create is
+ * recorded, in the same step (ledger.appendCreate): with PORTAL_DATABASE_URL in one transaction
+ * under an advisory lock on the requester, so every replica counts the same creates and two at
+ * once cannot both pass; in memory, per process. Accounts in the cluster that the ledger never
+ * recorded (made before it) count too, by their owner annotations and creationTimestamp.
  */
 
-export const HOUR_MS = 60 * 60 * 1000;
+export const HOUR_MS = RECENT_CREATES_MS;
 /** The live-account limit lifts only when an account is deleted; a minute is a fair time to look again. */
 export const LIVE_LIMIT_RETRY_SECONDS = 60;
 
-export interface CreateRecord {
-  name: string;
-  /** Milliseconds since the epoch. */
-  at: number;
+/** What one requester holds and has created lately, by account name. */
+export interface CreateUsage {
+  live: ReadonlySet<string>;
+  /** Milliseconds since the epoch of each create of the last hour: a name created twice is two creates. */
+  createdAt: readonly number[];
 }
 
 const minutes = (seconds: number) => Math.max(1, Math.round(seconds / 60));
 
 /** @throws TooManyRequestsError when the principal may not create one more account now */
-export function checkCreateLimits(
-  principal: Principal,
-  accounts: readonly StorageAccount[],
-  remembered: readonly CreateRecord[],
-  limits: CreateLimits,
-  now: number,
-): void {
+export function checkCreateLimits(principal: Principal, usage: CreateUsage, limits: CreateLimits, now: number): void {
   if (hasRole(principal, 'admin')) return;
-  const owned = accounts.filter((account) => owns(principal, account));
-  const live = owned.filter((account) => account.deletionRequestedAt === undefined && account.state !== 'Deleting');
-  if (live.length >= limits.maxAccountsPerUser) {
+  if (usage.live.size >= limits.maxAccountsPerUser) {
     throw new TooManyRequestsError(
-      `You have ${live.length} storage accounts, the most one requester may have (${limits.maxAccountsPerUser}); delete one you no longer need, or ask an admin`,
+      `You have ${usage.live.size} storage accounts, the most one requester may have (${limits.maxAccountsPerUser}); delete one you no longer need, or ask an admin`,
       LIVE_LIMIT_RETRY_SECONDS,
     );
   }
-  const since = now - HOUR_MS;
-  const createdAt = new Map<string, number>();
-  for (const account of owned) {
-    const at = Date.parse(account.createdAt ?? '');
-    if (at > since) createdAt.set(account.name, at);
-  }
-  for (const record of remembered)
-    if (record.at > since && !createdAt.has(record.name)) createdAt.set(record.name, record.at);
-  if (createdAt.size >= limits.maxCreatesPerHour) {
-    const retryAfter = Math.max(1, Math.ceil((Math.min(...createdAt.values()) + HOUR_MS - now) / 1000));
+  const recent = usage.createdAt.filter((at) => at > now - HOUR_MS);
+  if (recent.length >= limits.maxCreatesPerHour) {
+    const retryAfter = Math.max(1, Math.ceil((Math.min(...recent) + HOUR_MS - now) / 1000));
     throw new TooManyRequestsError(
-      `You created ${createdAt.size} storage accounts in the last hour, the most one requester may (${limits.maxCreatesPerHour}); try again in about ${minutes(retryAfter)} minutes`,
+      `You created ${recent.length} storage accounts in the last hour, the most one requester may (${limits.maxCreatesPerHour}); try again in about ${minutes(retryAfter)} minutes`,
       retryAfter,
     );
   }
 }
 
-const remembered = new Map<string, CreateRecord[]>();
-const queues = new Map<string, Promise<unknown>>();
-
-function recent(subject: string, now: number): CreateRecord[] {
-  for (const [key, records] of remembered) {
-    const kept = records.filter((record) => record.at > now - HOUR_MS);
-    if (kept.length === 0) remembered.delete(key);
-    else remembered.set(key, kept);
+/** The ledger's counts joined with the cluster's objects of this requester, one entry per account. */
+export function createUsage(
+  principal: Principal,
+  facts: Pick<CreateFacts, 'ownedLive' | 'recentCreates'>,
+  clusterAccounts: readonly StorageAccount[],
+  now: number,
+): CreateUsage {
+  const owned = clusterAccounts.filter((account) => owns(principal, account));
+  const live = new Set(facts.ownedLive);
+  for (const account of owned) {
+    if (account.deletionRequestedAt === undefined && account.state !== 'Deleting') live.add(account.name);
   }
-  return remembered.get(subject) ?? [];
-}
-
-/** Runs one person's creates one after another, so two at once cannot both pass the count. */
-function serialized<T>(key: string, task: () => Promise<T>): Promise<T> {
-  const previous = queues.get(key) ?? Promise.resolve();
-  const run = previous.then(task, task);
-  const settled = run.then(
-    () => undefined,
-    () => undefined,
-  );
-  queues.set(key, settled);
-  void settled.then(() => {
-    if (queues.get(key) === settled) queues.delete(key);
-  });
-  return run;
+  const createdAt = facts.recentCreates.map(({ at }) => Date.parse(at));
+  // An object of the last hour the ledger did not record (an outside create in its name) counts once more.
+  const recorded = new Set(facts.recentCreates.map(({ account }) => account));
+  for (const account of owned) {
+    const at = Date.parse(account.createdAt ?? '');
+    if (at > now - HOUR_MS && !recorded.has(account.name)) createdAt.push(at);
+  }
+  return { live, createdAt };
 }
 
 /**
- * Creates through `create` when the principal is within its limits.
+ * The check the ledger runs as it records a create (ledger.appendCreate).
  * @throws TooManyRequestsError (429 with Retry-After)
  */
-export function withinCreateLimits<T extends { name: string }>(
+export function createLimitCheck(
   principal: Principal,
   limits: CreateLimits,
-  listAccounts: () => Promise<readonly StorageAccount[]>,
-  create: () => Promise<T>,
-): Promise<T> {
-  if (hasRole(principal, 'admin')) return create();
-  return serialized(principal.subject, async () => {
-    checkCreateLimits(principal, await listAccounts(), recent(principal.subject, Date.now()), limits, Date.now());
-    const item = await create();
-    remembered.set(principal.subject, [...recent(principal.subject, Date.now()), { name: item.name, at: Date.now() }]);
-    return item;
-  });
+  clusterAccounts: readonly StorageAccount[],
+): (facts: CreateFacts) => void {
+  return (facts) => {
+    if (hasRole(principal, 'admin')) return;
+    const now = Date.now();
+    checkCreateLimits(principal, createUsage(principal, facts, clusterAccounts, now), limits, now);
+  };
 }

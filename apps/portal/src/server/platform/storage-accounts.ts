@@ -18,7 +18,7 @@ import { ownerOf } from '../intent/ownership';
 import { recordedAction } from '../intent/record-intent';
 import { getIntentLedger } from '../intent/select-ledger';
 import { InvalidRequestError } from './errors';
-import { withinCreateLimits } from './create-limits';
+import { createLimitCheck } from './create-limits';
 import { createIdempotencyStore } from './idempotency';
 import { inventoryPage, type InventoryPage, type InventoryQuery } from './inventory-query';
 import {
@@ -152,18 +152,17 @@ export async function createStorageAccount(
     const desired = ownedFromRequest(request);
     // A name that is someone else's, or an account's that already exists, is refused before anything is recorded.
     await claimNewName(request.name, context.principal, backend);
-    // The limits next: a refused create is no intent.
-    return withinCreateLimits(
-      context.principal,
-      loadConfig().createLimits,
-      () => backend.list(),
-      () =>
-        recordedAction(
-          { account: request.name, action: 'create', desired, changes: ownedChanges(undefined, desired) },
-          context,
-          () => backend.create(request, context),
-          refuseAnotherOwnersName(request.name, context.principal),
-        ),
+    // Recorded only if the name is still free and the limits allow, checked in the same step as the append.
+    const nameFree = refuseAnotherOwnersName(request.name, context.principal);
+    const withinLimits = createLimitCheck(context.principal, loadConfig().createLimits, await backend.list());
+    return recordedAction(
+      { account: request.name, action: 'create', desired, changes: ownedChanges(undefined, desired) },
+      context,
+      () => backend.create(request, context),
+      (facts) => {
+        nameFree(facts);
+        withinLimits(facts);
+      },
     );
   };
   if (idempotencyKey === undefined) return { item: await create(), replayed: false };
