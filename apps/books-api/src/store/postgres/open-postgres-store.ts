@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Sql } from 'postgres';
 import { connectPools, type DatabaseSettings } from './connection.js';
-import { isUnavailable } from './database-errors.js';
+import { errorCode, isUnavailable } from './database-errors.js';
 import { PostgresBookStore, type PostgresBookStoreOptions } from './postgres-book-store.js';
 import { prepareDatabase } from './prepare-database.js';
 import { describeRefold } from './refold-search-keys.js';
@@ -52,10 +52,15 @@ export function openPostgresStore(
         return;
       } catch (error) {
         if (closed) return;
-        // Unreachable is expected while the database starts; anything else (rights, a broken
-        // migration) needs a person, but retrying costs nothing and recovers once it is fixed.
-        const level = isUnavailable(error) ? 'warn' : 'error';
-        log[level]({ err: error, attempt, retryInMs: delay }, 'database not ready; retrying');
+        // Unreachable is expected while the database starts (readiness says so meanwhile): an info
+        // line with the reason, no stack. Anything else (rights, a broken migration) needs a person,
+        // but retrying costs nothing and recovers once it is fixed.
+        if (isUnavailable(error)) {
+          const reason = errorCode(error) ?? (error as Error).message;
+          log.info({ attempt, retryInMs: delay, reason }, 'database not reachable yet; retrying');
+        } else {
+          log.error({ err: error, attempt, retryInMs: delay }, 'database not ready; retrying');
+        }
         await new Promise<void>((resolve) => {
           wake = resolve;
           setTimeout(resolve, delay).unref();
