@@ -10,7 +10,7 @@ export interface paths {
         };
         /**
          * Prometheus metrics
-         * @description Request counts and latency by method, route template and status code; the current book count; chaos forced failures by code; Node.js process metrics. Prometheus text format.
+         * @description Request counts and latency by method, route template and status code; the current book count; chaos forced failures by code; Node.js process metrics. Prometheus text format, or OpenMetrics when `Accept` names `application/openmetrics-text` (then the request-duration buckets carry `trace_id` exemplars of traced requests).
          */
         get: operations["metrics_metrics_get"];
         put?: never;
@@ -397,6 +397,7 @@ export interface operations {
                 };
                 content: {
                     "text/plain; version=0.0.4; charset=utf-8": string;
+                    "application/openmetrics-text; version=1.0.0; charset=utf-8": string;
                 };
             };
             400: components["responses"]["BadRequest"];
