@@ -91,18 +91,25 @@ export async function measureRequestPath(
   }
 }
 
-async function listeningPort(stdout: NodeJS.ReadableStream, stderr: () => string): Promise<number> {
-  let text = '';
-  stdout.setEncoding('utf8');
-  for await (const chunk of stdout) {
-    text += chunk as string;
-    const match = /Server listening at http:\/\/127\.0\.0\.1:(\d+)/.exec(text);
-    if (match) {
-      stdout.resume();
-      return Number(match[1]);
-    }
-  }
-  throw new Error(`the server exited before listening: ${stderr()}`);
+/**
+ * The port from the "listening" line. The pipe is read with 'data' events and stays open afterwards:
+ * leaving a `for await` loop would destroy it, and the server stops when nobody reads its log.
+ */
+function listeningPort(stdout: NodeJS.ReadableStream, stderr: () => string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    let text = '';
+    const onData = (chunk: string) => {
+      text += chunk;
+      const match = /Server listening at http:\/\/127\.0\.0\.1:(\d+)/.exec(text);
+      if (!match) return;
+      stdout.off('data', onData).off('end', onEnd);
+      stdout.resume(); // the later lines are read and dropped
+      resolve(Number(match[1]));
+    };
+    const onEnd = () => reject(new Error(`the server exited before listening: ${stderr()}`));
+    stdout.setEncoding('utf8');
+    stdout.on('data', onData).on('end', onEnd);
+  });
 }
 
 async function untilReady(port: number): Promise<void> {
