@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { createLogger } from './logger.js';
+import { LogOutput } from './log-output.js';
 import type { Tracing } from './telemetry/tracing-hooks.js';
 
 /**
@@ -25,6 +26,7 @@ async function main(): Promise<void> {
     ? await Promise.all([import('./telemetry/log-trace-ids.js'), import('./telemetry/tracing.js')])
     : undefined;
   const logger = await createLogger(config.logLevel, undefined, tracingModules?.[0].traceIdsMixin);
+  const logOutput = new LogOutput(logger);
   const tracing =
     tracingModules === undefined || !config.tracing.enabled
       ? undefined
@@ -32,28 +34,39 @@ async function main(): Promise<void> {
   const app = await buildApp({ config, logger, tracing });
   // Signals are handled before listening: a SIGTERM that arrives just after the
   // "listening" line must still close gracefully instead of killing the process.
-  registerShutdown(app, config.connections.shutdownTimeoutMs, tracing);
+  registerShutdown(app, logOutput, config.connections.shutdownTimeoutMs, tracing);
   await app.listen({ host: config.host, port: config.port });
 }
 
-function registerShutdown(app: FastifyInstance, shutdownTimeoutMs: number, tracing?: Tracing): void {
+/** The longest the exit waits for the log's last lines to be written. */
+const LOG_END_TIMEOUT_MS = 1000;
+
+function registerShutdown(
+  app: FastifyInstance,
+  logOutput: LogOutput,
+  shutdownTimeoutMs: number,
+  tracing?: Tracing,
+): void {
   let closing = false;
-  // pino writes the lines still pending synchronously on process 'exit' (logger.ts), so the line of
-  // the last request is written when the process exits here, by process.exit, or after an uncaught exception.
-  const shutdown = (signal: NodeJS.Signals) => {
+  // The log's pending lines are written (or found unwritable) before the process exits.
+  const exit = (code: number) => {
+    void logOutput.end(LOG_END_TIMEOUT_MS).then(() => process.exit(code));
+  };
+  /** Closes gracefully; exits with `code` once closed (1 when the close itself failed). */
+  const shutdown = (reason: string, code: number) => {
     if (closing) return;
     closing = true;
-    app.log.info({ signal }, `${signal} received: closing (requests in flight will finish)`);
+    app.log.info({ reason }, `${reason}: closing (requests in flight will finish)`);
     const timer = setTimeout(() => {
       // Requests still running after SHUTDOWN_TIMEOUT_SECONDS are cut, so the process always
-      // ends in bounded time. That is the configured shutdown, not a failure: the exit code stays 0.
+      // ends in bounded time. That is the configured shutdown, not a failure: the exit code stays the shutdown's.
       app.server.getConnections((_error, connections) => {
         app.log.warn(
           { connections, shutdownTimeoutSeconds: shutdownTimeoutMs / 1000 },
           'shutdown timeout exceeded: closing the connections that remain',
         );
         app.server.closeAllConnections();
-        process.exit(0);
+        exit(code);
       });
     }, shutdownTimeoutMs);
     timer.unref();
@@ -69,16 +82,20 @@ function registerShutdown(app: FastifyInstance, shutdownTimeoutMs: number, traci
       .then(
         () => {
           app.log.info('closed');
-          process.exit(0);
+          exit(code);
         },
         (error: unknown) => {
           app.log.error({ err: error }, 'error while closing');
-          process.exit(1);
+          exit(1);
         },
       );
   };
-  process.once('SIGTERM', shutdown);
-  process.once('SIGINT', shutdown);
+  const onSignal = (signal: NodeJS.Signals) => shutdown(`${signal} received`, 0);
+  process.once('SIGTERM', onSignal);
+  process.once('SIGINT', onSignal);
+  // Nobody reads the log any more (the parent died, the collector went away): a server that cannot
+  // be watched stops, and the exit code says it was not asked to, so a supervisor starts it again.
+  void logOutput.closed.then(() => shutdown('log stream closed', 1));
 }
 
 main().catch((error: unknown) => {
