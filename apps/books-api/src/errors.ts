@@ -79,7 +79,7 @@ export const ERROR_CATALOGUE = {
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;
 
-export type Headers = Readonly<Record<string, string>>;
+type Headers = Readonly<Record<string, string>>;
 
 export class HttpError extends Error {
   constructor(
@@ -190,7 +190,7 @@ export const tooManyLoginAttempts = (retryAfterSeconds: number) =>
 export const internalServerError = () => fixed('BOOKS_ERR_INTERNAL');
 export const tokenLoginNotConfigured = () => fixed('BOOKS_ERR_TOKEN_LOGIN_NOT_CONFIGURED');
 /** The database behind the store cannot answer now; clients may retry after this many seconds. */
-export const DATABASE_RETRY_AFTER_SECONDS = 2;
+const DATABASE_RETRY_AFTER_SECONDS = 2;
 export const databaseUnavailable = () =>
   fixed('BOOKS_ERR_DATABASE_UNAVAILABLE', { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) });
 /**

@@ -3,7 +3,7 @@ import { hashPassword, verifyPassword } from './password-hashing.js';
 import { isUserNameTooLong } from './user-name.js';
 import type { UserAccount, UserDirectory } from './users-file.js';
 
-export interface CredentialCheck {
+interface CredentialCheck {
   /** The account when the password matches; null for a wrong password and for an unknown user alike. */
   check(username: string, password: string): Promise<UserAccount | null>;
 }

@@ -63,7 +63,7 @@ export async function hashPassword(password: string, salt?: Buffer): Promise<str
 }
 
 /** Rewrites the parameter segment of an argon2 PHC string in the reference order m, t, p. */
-export function canonicalPhc(phcHash: string): string {
+function canonicalPhc(phcHash: string): string {
   return phcHash.replace(/^(\$argon2id\$v=\d+\$)([^$]+)/, (_match, prefix: string, parameters: string) => {
     const values = new Map(parameters.split(',').map((pair) => pair.split('=') as [string, string]));
     return `${prefix}m=${values.get('m')},t=${values.get('t')},p=${values.get('p')}`;

@@ -15,7 +15,7 @@ import {
 /** About one reservation in this many also deletes windows that ended, so the table stays small. */
 const CLEANUP_ONE_IN = 100;
 
-export interface PostgresLoginThrottleOptions {
+interface PostgresLoginThrottleOptions {
   /** False until the migrations are applied: the throttle then answers StoreUnavailableError. */
   isReady: () => boolean;
   /** How long a call may wait for the database before it answers 503 (DATABASE_WAIT_TIMEOUT_MS); default: as long as it takes. */

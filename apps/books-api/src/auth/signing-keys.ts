@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { SignJWT, calculateJwkThumbprint, exportJWK, importPKCS8, importSPKI, jwtVerify, type JWK } from 'jose';
 import { AuthStartupError } from './startup-error.js';
 
-export type TokenAlgorithm = 'HS256' | 'RS256';
+type TokenAlgorithm = 'HS256' | 'RS256';
 
 /** What the token settings say, before any file is read. */
 export type TokenSigningSettings =

@@ -2,7 +2,7 @@ import { SignJWT, errors, jwtVerify } from 'jose';
 import type { SigningKeys } from './signing-keys.js';
 
 /** Token lifetime fixed by the specification (15 minutes). */
-export const TOKEN_LIFETIME_SECONDS = 900;
+const TOKEN_LIFETIME_SECONDS = 900;
 
 /**
  * How far in the future a token's `iat` may be: replicas' clocks differ a little, and a token issued
@@ -15,14 +15,14 @@ export interface Principal {
   readonly roles: readonly string[];
 }
 
-export interface IssuedToken {
+interface IssuedToken {
   readonly access_token: string;
   readonly token_type: 'bearer';
   readonly expires_in: number;
 }
 
 /** Why a bearer token was refused; the guard maps it to the contract's 401 detail. */
-export type TokenRejection = 'expired' | 'invalid';
+type TokenRejection = 'expired' | 'invalid';
 
 export class TokenRejectedError extends Error {
   override readonly name = 'TokenRejectedError';
@@ -31,7 +31,7 @@ export class TokenRejectedError extends Error {
   }
 }
 
-export interface TokenService {
+interface TokenService {
   issue(principal: Principal): Promise<IssuedToken>;
   /** Verifies signature, algorithm and expiry with the configured key only: no store lookup. */
   verify(token: string): Promise<Principal>;

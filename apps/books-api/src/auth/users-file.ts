@@ -13,7 +13,7 @@ export interface UserAccount {
 export type UserDirectory = ReadonlyMap<string, UserAccount>;
 
 /** A users file that cannot be used; the message names the file and the offending entry. */
-export class UsersFileError extends AuthStartupError {
+class UsersFileError extends AuthStartupError {
   override readonly name = 'UsersFileError';
 }
 

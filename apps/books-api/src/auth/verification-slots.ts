@@ -13,7 +13,7 @@ export interface VerificationSlotSettings {
   readonly maxQueued: number;
 }
 
-export interface VerificationSlots {
+interface VerificationSlots {
   /** Runs `task` when a slot is free (in arrival order); throws VerificationQueueFullError when the queue is full. */
   run<T>(task: () => Promise<T>): Promise<T>;
 }

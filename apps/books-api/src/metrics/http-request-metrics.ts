@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import type { RequestCompletedListener } from '../plugins/app/request-log.js';
 
 /** Route label of every request that matched no route (404, 405): one value, not one per path. */
-export const UNMATCHED_ROUTE = 'unmatched';
+const UNMATCHED_ROUTE = 'unmatched';
 
 /** The label values of one series, in the order prom-client prints them. */
 interface SeriesLabels {

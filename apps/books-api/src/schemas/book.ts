@@ -53,7 +53,7 @@ export const AuthenticatedBookList = Type.Object(
 );
 export type AuthenticatedBookList = Static<typeof AuthenticatedBookList, SharedModels>;
 
-export const DeleteConfirmation = Type.Object(
+const DeleteConfirmation = Type.Object(
   { message: Type.String() },
   { $id: 'DeleteConfirmation', title: 'DeleteConfirmation' },
 );
@@ -72,12 +72,12 @@ export type BookIdParams = Static<typeof BookIdParams>;
 const PAGING_DEFAULTS = { skip: 0, limit: 20 } as const;
 
 /** The paging part of every list query: both optional, bounded, with defaults. */
-export const PagingQuery = Type.Object({
+const PagingQuery = Type.Object({
   skip: Type.Optional(Type.Integer({ minimum: 0, default: PAGING_DEFAULTS.skip })),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: PAGING_DEFAULTS.limit })),
 });
 /** The paging a request asks for, once the defaults are applied. */
-export type Paging = Required<Static<typeof PagingQuery>>;
+type Paging = Required<Static<typeof PagingQuery>>;
 
 /** The paging of a validated query: validation has applied the defaults already; this also tells the types. */
 export function pagingOf(query: Static<typeof PagingQuery>): Paging {

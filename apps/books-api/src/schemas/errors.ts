@@ -1,11 +1,11 @@
 import Type from 'typebox';
 
-export const HTTPError = Type.Object(
+const HTTPError = Type.Object(
   { detail: Type.String() },
   { $id: 'HTTPError', title: 'HTTPError', description: 'Simple error body' },
 );
 
-export const ValidationError = Type.Object(
+const ValidationError = Type.Object(
   {
     type: Type.String({ description: 'Error kind, e.g. string_too_short' }),
     loc: Type.Array(Type.Union([Type.String(), Type.Integer()]), {
@@ -18,7 +18,7 @@ export const ValidationError = Type.Object(
   { $id: 'ValidationError', title: 'ValidationError' },
 );
 
-export const HTTPValidationError = Type.Object(
+const HTTPValidationError = Type.Object(
   { detail: Type.Array(Type.Ref('ValidationError')) },
   { $id: 'HTTPValidationError', title: 'HTTPValidationError', description: 'Request validation failure (422)' },
 );

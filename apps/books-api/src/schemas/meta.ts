@@ -1,6 +1,6 @@
 import Type from 'typebox';
 
-export const RootInfo = Type.Object(
+const RootInfo = Type.Object(
   {
     name: Type.String(),
     version: Type.String(),
@@ -13,7 +13,7 @@ export const RootInfo = Type.Object(
   { $id: 'RootInfo', title: 'RootInfo' },
 );
 
-export const Health = Type.Object(
+const Health = Type.Object(
   {
     status: Type.Literal('ok'),
     books: Type.Integer({ description: 'Current number of books' }),
@@ -24,9 +24,6 @@ export const Health = Type.Object(
   { $id: 'Health', title: 'Health' },
 );
 
-export const MethodList = Type.Object(
-  { methods: Type.Array(Type.String()) },
-  { $id: 'MethodList', title: 'MethodList' },
-);
+const MethodList = Type.Object({ methods: Type.Array(Type.String()) }, { $id: 'MethodList', title: 'MethodList' });
 
 export const metaSchemas = [RootInfo, Health, MethodList];

@@ -5,7 +5,7 @@ import type { Book, Slice } from '../store/book-store.js';
 import { JSON_CONTENT_TYPE } from './json-content-type.js';
 
 /** A page as the API answers it (the BookPage schema). */
-export interface BookPage extends Slice {
+interface BookPage extends Slice {
   readonly skip: number;
   readonly limit: number;
 }

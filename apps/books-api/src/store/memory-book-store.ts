@@ -6,7 +6,7 @@ import { PageMemo } from './page-memo.js';
 import { SearchIndex } from './search-index.js';
 import { ShardedMap } from './sharded-map.js';
 
-export interface MemoryBookStoreOptions {
+interface MemoryBookStoreOptions {
   now?: () => Date;
   newId?: () => string;
   random?: () => number;

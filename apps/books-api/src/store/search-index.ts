@@ -245,7 +245,7 @@ function gramsOf(key: SearchKey): Map<GramKey, number> {
   return grams;
 }
 
-export interface SlotPage {
+interface SlotPage {
   /** Slots of the matches on the requested page, ascending (insertion order). */
   slots: number[];
   /** All matches. */
@@ -253,7 +253,7 @@ export interface SlotPage {
 }
 
 /** Queries shorter than this have no trigram and are answered by a scan of the keys. */
-export const MIN_INDEXED_QUERY = 3;
+const MIN_INDEXED_QUERY = 3;
 
 export class SearchIndex {
   private keys: (SearchKey | undefined)[] = [];

@@ -16,7 +16,7 @@ export interface TrafficLogger {
   warn(obj: object, msg: string): void;
 }
 
-export interface TrafficGeneratorOptions {
+interface TrafficGeneratorOptions {
   /** Origin of the server the generator talks to, e.g. http://127.0.0.1:8000. */
   readonly baseUrl: string;
   readonly logger: TrafficLogger;

@@ -8,7 +8,7 @@ export interface TrafficRequest {
 }
 
 /** A uniform random number in [0, 1), injectable so tests can pin choices. */
-export type RandomSource = () => number;
+type RandomSource = () => number;
 
 /** Terms that hit the seeded books, miss them, or match only authors, so search shows a spread. */
 export const SEARCH_TERMS: readonly string[] = [

@@ -6,7 +6,7 @@
  * Python's (and count UTF-16 units), so they are not translated but recomputed.
  */
 
-export interface JsonSyntaxError {
+interface JsonSyntaxError {
   message: string;
   /** Offset in code points. */
   position: number;

@@ -38,20 +38,20 @@ export interface RouteSchemas {
 }
 
 /** The parts to replace on the request: parsed, defaults applied, ids normalised. */
-export interface ValidatedParts {
+interface ValidatedParts {
   params?: Record<string, unknown>;
   query?: Record<string, unknown>;
 }
 
 /** The parts as Fastify has them: parameters rather than an object, to spare one per request. */
-export type RequestValidator = (
+type RequestValidator = (
   params: unknown,
   query: unknown,
   body: unknown,
   contentType: string | undefined,
 ) => ValidatedParts;
 
-export interface CompileOptions {
+interface CompileOptions {
   /** Replaces a `$ref` schema by the schema it names. */
   resolve?: (schema: unknown) => unknown;
 }

@@ -4,7 +4,7 @@
  * rejection follow that crate's wording, since Pydantic puts them in the message.
  */
 
-export type UuidParseResult = { ok: true; value: string } | { ok: false; reason: string };
+type UuidParseResult = { ok: true; value: string } | { ok: false; reason: string };
 
 const HEX = /^[0-9a-fA-F]+$/;
 const GROUP_STARTS = [0, 9, 14, 19, 24] as const;

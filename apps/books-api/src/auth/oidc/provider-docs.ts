@@ -10,7 +10,7 @@ export interface ProviderDocsSettings {
 }
 
 /** FastAPI's name for the same scheme (fastapi.security.OAuth2AuthorizationCodeBearer). */
-export const PROVIDER_SECURITY_SCHEME = 'OAuth2AuthorizationCodeBearer';
+const PROVIDER_SECURITY_SCHEME = 'OAuth2AuthorizationCodeBearer';
 
 type SecurityRequirement = Record<string, string[]>;
 interface Operation {

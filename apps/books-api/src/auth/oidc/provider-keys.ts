@@ -20,7 +20,7 @@ class TooSoonError extends Error {
   override readonly name = 'TooSoonError';
 }
 
-export interface ProviderKeysOptions {
+interface ProviderKeysOptions {
   /** AUTH_OIDC_ISSUER: discovery is at <issuer>/.well-known/openid-configuration. */
   readonly issuer: string;
   /**

@@ -56,5 +56,3 @@ export function createProviderTokenVerifier(settings: ProviderTokenSettings, key
     },
   };
 }
-
-export type ProviderTokenVerifier = ReturnType<typeof createProviderTokenVerifier>;

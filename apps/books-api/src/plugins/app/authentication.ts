@@ -42,7 +42,7 @@ import {
  * `request.principal`. The pure pieces (hashing, tokens, users file) live in src/auth/.
  */
 
-export interface AuthSettings {
+interface AuthSettings {
   readonly usersFile: string | undefined;
   readonly tokenSigning: TokenSigningSettings;
   readonly tokenClaims: TokenClaimSettings;
@@ -59,7 +59,7 @@ export interface AuthSettings {
   readonly passwordVerifications: VerificationSlotSettings;
 }
 
-export interface BearerAuthRouteConfig {
+interface BearerAuthRouteConfig {
   /**
    * 'optional': a request with an Authorization header must carry a valid token with
    * `role` (the protected variant); a request without one is public.
@@ -77,7 +77,7 @@ const authErrorResponses = {
 };
 
 /** Reads need Books.Read, writes Books.Write, unless a route names its role. */
-export function defaultRoleFor(method: string): string {
+function defaultRoleFor(method: string): string {
   return READ_METHODS.has(method) ? BOOKS_READ : BOOKS_WRITE;
 }
 
@@ -198,7 +198,7 @@ async function createAuthService(
 }
 
 /** What `app.auth` offers, derived from the implementation above. */
-export type AuthService = Awaited<ReturnType<typeof createAuthService>>;
+type AuthService = Awaited<ReturnType<typeof createAuthService>>;
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -17,7 +17,7 @@ const FORCE_ERROR_HEADER = 'x-force-error';
 
 /** The contract's approved demo codes: the one list the hook, the OpenAPI document and the tests use. */
 export const FORCEABLE_STATUS_CODES = [400, 404, 409, 429, 500, 502, 503, 504] as const;
-export type ForceableStatusCode = (typeof FORCEABLE_STATUS_CODES)[number];
+type ForceableStatusCode = (typeof FORCEABLE_STATUS_CODES)[number];
 
 /** Forced answers that tell a well-behaved client when to retry. */
 export const RETRY_AFTER_SECONDS: Readonly<Partial<Record<ForceableStatusCode, number>>> = { 429: 1, 503: 1 };
@@ -29,7 +29,7 @@ function simulatedErrorDetail(code: ForceableStatusCode): string {
   return simulatedError(code).detail;
 }
 
-export type ForceErrorParse =
+type ForceErrorParse =
   | { readonly kind: 'forced'; readonly code: ForceableStatusCode }
   | { readonly kind: 'invalid'; readonly error: () => HttpError };
 
@@ -50,7 +50,7 @@ function parseForceErrorHeader(raw: string): ForceErrorParse {
   return { kind: 'forced', code };
 }
 
-export interface ChaosPluginOptions {
+interface ChaosPluginOptions {
   readonly enabled: boolean;
 }
 

@@ -11,7 +11,7 @@ declare module 'fastify' {
   }
 }
 
-export interface LoginThrottlePluginOptions {
+interface LoginThrottlePluginOptions {
   readonly settings: LoginThrottleSettings;
   /** A ready throttle (a shared one, e.g. in a database); by default this process's memory. */
   readonly throttle?: LoginThrottle | undefined;

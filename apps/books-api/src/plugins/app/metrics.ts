@@ -10,7 +10,7 @@ declare module 'fastify' {
   }
 }
 
-export type MetricsPluginOptions = AppMetricsOptions & {
+type MetricsPluginOptions = AppMetricsOptions & {
   /** Where finished requests are reported (the instance's log controller). */
   completion: RequestCompletion;
 };

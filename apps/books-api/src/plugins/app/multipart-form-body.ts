@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
 import { malformedBody, payloadTooLarge, type HttpError } from '../../errors.js';
 
-export interface MultipartFormLimits {
+interface MultipartFormLimits {
   /** The whole body, boundaries and part headers included. */
   readonly totalBytes: number;
   readonly fields: number;
@@ -15,7 +15,7 @@ export interface MultipartFormLimits {
 const FIELD_NAME_BYTES = 100;
 
 /** The fields of a multipart form: the last value of each name, on an object with no prototype. */
-export type MultipartFields = Record<string, string>;
+type MultipartFields = Record<string, string>;
 
 function declaredLength(request: FastifyRequest): number | undefined {
   const header = request.headers['content-length'];

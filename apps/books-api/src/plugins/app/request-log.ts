@@ -19,7 +19,7 @@ export function requestIdFor(request: IncomingMessage): string {
 }
 
 /** The route's config: the same object for every request of a route, with its `url` template. */
-export type CompletedRouteConfig = FastifyRequest['routeOptions']['config'];
+type CompletedRouteConfig = FastifyRequest['routeOptions']['config'];
 
 export type RequestCompletedListener = (
   request: FastifyRequest,

@@ -50,7 +50,7 @@ const READER_MIN_POOL = 4;
 /** How many: two, so that reads use both cores of a small database server. */
 const READERS = 2;
 
-export interface Pools {
+interface Pools {
   /** Writes, searches, the login throttle, migrations: DATABASE_POOL_SIZE less the readers. */
   main: Sql;
   /** Pools of one connection each, for get, list and count (see PostgresBookStore). */

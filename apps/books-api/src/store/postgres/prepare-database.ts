@@ -2,13 +2,13 @@ import type { Sql } from 'postgres';
 import { applyMigrations, readMigrations, withMigrationLock, type Migration } from './migrations.js';
 import { refoldSearchKeys, type RefoldOptions, type RefoldOutcome } from './refold-search-keys.js';
 
-export interface PreparedDatabase {
+interface PreparedDatabase {
   /** The migration versions applied now (none when the schema was current). */
   applied: number[];
   refold: RefoldOutcome;
 }
 
-export interface PrepareOptions extends RefoldOptions {
+interface PrepareOptions extends RefoldOptions {
   migrations?: Migration[];
 }
 

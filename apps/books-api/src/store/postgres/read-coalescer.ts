@@ -29,7 +29,7 @@
  * already maps "cannot answer now" to StoreUnavailableError), and the next waiting reads are sent
  * all the same: no read waits for a statement that is not in flight.
  */
-export interface ReadCoalescerOptions<Q> {
+interface ReadCoalescerOptions<Q> {
   /** Statements of one lane in flight at once, at most; reads arriving past that wait for one to return. */
   statements: number;
   /** Distinct keys in one statement, at most. */
