@@ -36,7 +36,7 @@ type KeyOfSlot = (slot: number) => SearchKey | undefined;
 
 function searchKey(title: string, author: string): SearchKey {
   const titleKey = searchFold(title);
-  // Titles are validated to 200 characters long before they get here (folding at most triples
+  // Titles are validated to the schema's maxLength before they get here (folding at most triples
   // that); this only guards the encoding.
   if (titleKey.length > 0xffff) throw new RangeError('title too long to index');
   return String.fromCharCode(titleKey.length) + titleKey + searchFold(author);

@@ -30,7 +30,7 @@ export function connect(settings: DatabaseSettings): Sql {
   return postgres(settings.url, {
     max: settings.poolSize,
     connect_timeout: CONNECT_TIMEOUT_SECONDS,
-    // Reconnect attempts at most a second apart, not the driver's up to 20 s (packages/shared-rules).
+    // Reconnect attempts no further apart than packages/shared-rules allows, not the driver's up to 20 s.
     backoff: reconnectDelaySeconds,
     idle_timeout: 60,
     onnotice: () => undefined,
