@@ -9,7 +9,6 @@ import jsonBody from './plugins/app/json-body.js';
 import notFound from './plugins/app/not-found.js';
 import authentication, { type ProviderKeyTimings } from './plugins/app/authentication.js';
 import loginThrottle from './plugins/app/login-throttle.js';
-import { createPostgresLoginThrottle } from './auth/postgres-login-throttle.js';
 import requestLog, { RequestCompletion } from './plugins/app/request-log.js';
 import securityHeaders from './plugins/app/security-headers.js';
 import connections from './plugins/app/connections.js';
@@ -65,18 +64,10 @@ export default async function app(fastify: FastifyInstance, options: AppOptions 
   // 2. Our services
   fastify.decorate('config', config);
   await fastify.register(bookStorePlugin, { store, database: config.database, instrumentSql: tracing?.instrumentSql });
-  const database = fastify.postgres;
   await fastify.register(loginThrottle, {
     settings: config.auth.loginThrottle,
-    // With DATABASE_URL the failed-login counts live in the database, so every replica shares them.
-    throttle:
-      options.loginThrottle ??
-      (database === null
-        ? undefined
-        : createPostgresLoginThrottle(database.sql, config.auth.loginThrottle, {
-            isReady: () => database.store.isReady(),
-            waitTimeoutMs: config.database?.waitTimeoutMs,
-          })),
+    throttle: options.loginThrottle,
+    databaseWaitTimeoutMs: config.database?.waitTimeoutMs,
   });
   for (const schema of sharedSchemas) fastify.addSchema(schema);
 

@@ -4,6 +4,7 @@ import {
   type LoginThrottle,
   type LoginThrottleSettings,
 } from '../../auth/login-throttle.js';
+import { createPostgresLoginThrottle } from '../../auth/postgres-login-throttle.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -11,16 +12,28 @@ declare module 'fastify' {
   }
 }
 
-interface LoginThrottlePluginOptions {
+export interface LoginThrottlePluginOptions {
   readonly settings: LoginThrottleSettings;
-  /** A ready throttle (a shared one, e.g. in a database); by default this process's memory. */
+  /** A ready throttle (tests); by default the database's when there is one, else this process's memory. */
   readonly throttle?: LoginThrottle | undefined;
+  /** How long a login waits for a database that is still connecting (DATABASE_WAIT_TIMEOUT_SECONDS). */
+  readonly databaseWaitTimeoutMs?: number | undefined;
 }
 
 /** The failed-login throttle POST /token reserves an attempt with before it checks a password. */
 export default fp<LoginThrottlePluginOptions>(
-  async (fastify, options) => {
-    fastify.decorate('loginThrottle', options.throttle ?? createMemoryLoginThrottle(options.settings));
+  async (fastify, { settings, throttle, databaseWaitTimeoutMs }) => {
+    const database = fastify.postgres;
+    // With DATABASE_URL the failed-login counts live in the database, so every replica shares them.
+    const chosen =
+      throttle ??
+      (database === null
+        ? createMemoryLoginThrottle(settings)
+        : createPostgresLoginThrottle(database.sql, settings, {
+            isReady: () => database.store.isReady(),
+            waitTimeoutMs: databaseWaitTimeoutMs,
+          }));
+    fastify.decorate('loginThrottle', chosen);
   },
-  { name: 'login-throttle' },
+  { name: 'login-throttle', dependencies: ['book-store'] },
 );
