@@ -88,9 +88,9 @@ function stages(dockerfile: string): { from: string; name: string; lines: string
 
 describe('the images', () => {
   for (const dockerfile of ['apps/books-api/Dockerfile', 'apps/portal/Dockerfile']) {
-    it(`${dockerfile} builds on a supported Node.js LTS, slim`, () => {
+    it(`${dockerfile} builds on the Active LTS line, Node.js 26, slim`, () => {
       const text = readFileSync(new URL(`../../../${dockerfile}`, import.meta.url), 'utf8');
-      expect(/^ARG NODE_IMAGE=(\S+)$/m.exec(text)?.[1]).toMatch(/^node:(22|24)(\.[\d.]+)?-[a-z]+-slim$/);
+      expect(/^ARG NODE_IMAGE=(\S+)$/m.exec(text)?.[1]).toMatch(/^node:26(\.[\d.]+)?-[a-z]+-slim$/);
       for (const stage of stages(dockerfile)) expect(stage.from).toMatch(/^\$\{NODE_IMAGE\}$/);
     });
   }
