@@ -29,7 +29,7 @@ interface KubeStatus {
   details?: { name?: string; causes?: { field?: string; message?: string }[] };
 }
 
-/** Node's and node-fetch's codes for a connection that could not be made or was lost. */
+/** Node's and undici's (client-node's fetch) codes for a connection that could not be made or was lost. */
 const NETWORK_ERRORS: Record<string, string> = {
   ECONNREFUSED: 'connection refused',
   ECONNRESET: 'connection reset',
@@ -41,6 +41,10 @@ const NETWORK_ERRORS: Record<string, string> = {
   EHOSTUNREACH: 'host unreachable',
   ENETUNREACH: 'network unreachable',
   UND_ERR_SOCKET: 'connection closed',
+  UND_ERR_CLOSED: 'connection closed',
+  UND_ERR_CONNECT_TIMEOUT: 'connection timed out',
+  UND_ERR_HEADERS_TIMEOUT: 'no answer in time',
+  UND_ERR_BODY_TIMEOUT: 'no answer in time',
   CERT_HAS_EXPIRED: 'TLS certificate expired',
   DEPTH_ZERO_SELF_SIGNED_CERT: 'TLS certificate not trusted',
   UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'TLS certificate not trusted',
@@ -70,12 +74,15 @@ function apiException(error: unknown): { code: number; status: KubeStatus } | un
 }
 
 function networkReason(error: unknown): string | undefined {
+  // undici's fetch (client-node's) fails with TypeError('fetch failed'); its cause names the code.
+  let fetchFailed = false;
   for (
     let current: unknown = error, depth = 0;
     isRecord(current) && depth < 5;
     current = current['cause'], depth += 1
   ) {
-    if (current['name'] === 'AbortError' || current['type'] === 'aborted') return 'no answer in time';
+    if (current['name'] === 'AbortError' || current['name'] === 'TimeoutError' || current['type'] === 'aborted')
+      return 'no answer in time';
     const code = current['code'];
     if (typeof code === 'string' && NETWORK_ERRORS[code]) return NETWORK_ERRORS[code];
     if (current['type'] === 'system' || current['name'] === 'FetchError') {
@@ -83,8 +90,9 @@ function networkReason(error: unknown): string | undefined {
         ? 'connection closed'
         : 'connection failed';
     }
+    if (current['name'] === 'TypeError' && current['message'] === 'fetch failed') fetchFailed = true;
   }
-  return undefined;
+  return fetchFailed ? 'connection failed' : undefined;
 }
 
 /** The API server's field paths that the workflow's fields correspond to. */

@@ -7,8 +7,8 @@ import { mapClusterError } from './cluster-errors';
 /**
  * One watch request on a cluster-scoped collection through client-node's Watch class, with what
  * that class leaves out: bookmarks are asked for, the server ends the stream after a randomised
- * timeout (as client-go's reflector asks), opening has a deadline, and failures arrive as the
- * portal's platform errors. The cache (cluster-cache.ts) decides what to do when a stream ends.
+ * timeout (as client-go's reflector asks), opening has a deadline, the Watch's own 30 s inactivity
+ * abort counts as the stream ending, and failures arrive as the portal's platform errors. The cache (cluster-cache.ts) decides what to do when a stream ends.
  */
 
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
@@ -72,7 +72,11 @@ export function openWatch(
       if (ended) return;
       ended = true;
       clearTimeout(timer);
-      const mapped = error ? watchError(error, call) : undefined;
+      // client-node's Watch aborts a stream that has carried nothing for 30 s with a TimeoutError.
+      // Once open, that is a quiet stream ending, like the server's own timeout: the cache watches
+      // again from the last resourceVersion. Before it opened, it is a cluster that did not answer.
+      const quietStreamEnded = opened && (error as { name?: unknown } | null)?.name === 'TimeoutError';
+      const mapped = error && !quietStreamEnded ? watchError(error, call) : undefined;
       if (!opened) {
         reject(mapped ?? mapClusterError(Object.assign(new Error('socket hang up'), { type: 'system' }), call));
         return;
