@@ -30,7 +30,7 @@ export function createAppMetrics({ countBooks, traceIdOf }: AppMetricsOptions) {
 
   // Both are set by render() before each scrape, from one read of the store.
   const booksCount = new Gauge({
-    name: 'books_count',
+    name: 'books_stored',
     help: 'Books currently in the store (the last value read while books_store_up was 1)',
     registers: [registry],
   });

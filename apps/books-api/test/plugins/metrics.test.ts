@@ -24,12 +24,18 @@ describe('GET /metrics', () => {
     const types = metricTypes((await app.inject({ url: '/metrics' })).body);
     assert.equal(types.get('http_requests_total'), 'counter');
     assert.equal(types.get('http_request_duration_seconds'), 'histogram');
-    assert.equal(types.get('books_count'), 'gauge');
+    assert.equal(types.get('books_stored'), 'gauge');
     assert.equal(types.get('books_store_up'), 'gauge');
     assert.equal(types.get('chaos_forced_failures_total'), 'counter');
     assert.equal(types.get('process_cpu_seconds_total'), 'counter');
     assert.equal(types.get('process_resident_memory_bytes'), 'gauge');
     assert.equal(types.get('nodejs_eventloop_lag_seconds'), 'gauge');
+    assert.equal(types.get('nodejs_active_handles'), 'gauge');
+    // Gauges named like a counter (_total) or a histogram's count (_count): promtool rejects them.
+    for (const [name, type] of types) {
+      if (name.endsWith('_total')) assert.equal(type, 'counter', name);
+      if (name.endsWith('_count')) assert.fail(`${name} is named like a histogram's _count`);
+    }
   });
 
   test('labels requests by method, route template and status code, never by raw path', async (t) => {
@@ -97,18 +103,18 @@ describe('GET /metrics', () => {
     assert.ok(sumOf(samples, 'http_request_duration_seconds_sum', labels) > 0);
   });
 
-  test('books_count follows the store at scrape time', async (t) => {
+  test('books_stored follows the store at scrape time', async (t) => {
     const app = await buildTestApp(t);
     const first = await scrape(app);
-    assert.equal(sumOf(first, 'books_count'), 3);
+    assert.equal(sumOf(first, 'books_stored'), 3);
     assert.equal(sumOf(first, 'books_store_up'), 1);
     const created = json(
       await app.inject({ method: 'POST', url: '/api/v1/books', payload: { title: 'T', author: 'A', year: 2000 } }),
     );
-    assert.equal(sumOf(await scrape(app), 'books_count'), 4);
+    assert.equal(sumOf(await scrape(app), 'books_stored'), 4);
     await app.inject({ method: 'DELETE', url: `/api/v1/books/${created.id}` });
     await app.inject({ method: 'DELETE', url: `/api/v1/books/${CLEAN_CODE}` });
-    assert.equal(sumOf(await scrape(app), 'books_count'), 2);
+    assert.equal(sumOf(await scrape(app), 'books_stored'), 2);
   });
 
   test('a scrape is counted after it is answered, so the next scrape shows it', async (t) => {

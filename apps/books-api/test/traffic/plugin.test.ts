@@ -75,7 +75,7 @@ describe('traffic generator switch', () => {
       assert.ok([200, 307].includes(Number(line.status)), `${String(line.path)} answered ${String(line.status)}`);
     }
     // Nothing was written: the store still holds exactly the seeded books.
-    assert.equal(sumOf(await scrape(app), 'books_count'), 3);
+    assert.equal(sumOf(await scrape(app), 'books_stored'), 3);
   });
 
   test('close stops it: no request after close and no failure logged', async (t) => {

@@ -73,13 +73,13 @@ test('/metrics keeps answering over a real socket while the database is down, an
   await waitUntil(async () => (await fetch(`${base}/api/ps`)).status === 200, 'the app to be ready');
   const up = await scrape();
   assert.equal(sumOf(up, 'books_store_up'), 1);
-  assert.equal(sumOf(up, 'books_count'), 3);
+  assert.equal(sumOf(up, 'books_stored'), 3);
 
   await server.stopServer();
   try {
     const down = await scrape();
     assert.equal(sumOf(down, 'books_store_up'), 0);
-    assert.equal(sumOf(down, 'books_count'), 3, 'the last count read, not an invented zero');
+    assert.equal(sumOf(down, 'books_stored'), 3, 'the last count read, not an invented zero');
     const ps = await fetch(`${base}/api/ps`);
     assert.equal(ps.status, 503);
     assert.deepEqual(await ps.json(), { detail: 'Database unavailable' });
