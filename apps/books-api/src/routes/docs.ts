@@ -1,24 +1,8 @@
-import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import { addProviderSignIn, allowTokenEndpoint } from '../auth/oidc/provider-docs.js';
 import { SERVICE_NAME } from '../service-info.js';
-
-const require = createRequire(import.meta.url);
-const REDOC_BUNDLE = require.resolve('redoc/bundles/redoc.standalone.js');
-
-/** The footer logo ReDoc's bundle loads from Redocly's CDN; the page must work with no internet. */
-const REMOTE_LOGO = 'https://cdn.redoc.ly/redoc/logo-mini.svg';
-/** An empty SVG in place of the logo: nothing is fetched, and the "API docs by Redocly" text stays. */
-const LOCAL_LOGO = "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' width='1' height='1'/%3E";
-
-/** The bundle with its only remote address replaced; a ReDoc upgrade that moves it fails loudly. */
-function withoutRemoteLogo(source: string): string {
-  if (!source.includes(REMOTE_LOGO))
-    throw new Error(`redoc bundle: ${REMOTE_LOGO} not found; check it for remote URLs`);
-  return source.replaceAll(REMOTE_LOGO, LOCAL_LOGO);
-}
+import { readRedocBundle } from './redoc-bundle.js';
 
 /**
  * Only this server may be reached from /redoc: ReDoc's styled components inject <style>
@@ -134,7 +118,7 @@ const docs: FastifyPluginAsync = async (fastify) => {
   // Read on first use: most processes never serve it, and it is about a megabyte.
   let bundle: Promise<string> | undefined;
   fastify.get('/redoc/redoc.standalone.js', { schema: { hide: true } }, async (_request, reply) => {
-    bundle ??= readFile(REDOC_BUNDLE, 'utf8').then(withoutRemoteLogo);
+    bundle ??= readRedocBundle();
     return reply
       .type('application/javascript; charset=utf-8')
       .header('Cache-Control', 'public, max-age=86400')

