@@ -113,6 +113,19 @@ describe('the images', () => {
     }
     expect(runtime?.lines.join('\n')).not.toMatch(/apt-get|g\+\+|python3/);
   });
+
+  it("runs the portal from Next's standalone output, with no node_modules copied beside it", () => {
+    const all = stages('apps/portal/Dockerfile');
+    const build = all.find((stage) => stage.name === 'build')?.lines.join('\n') ?? '';
+    expect(build).toMatch(/PORTAL_STANDALONE_BUILD=1 npm run build --workspace apps\/portal/);
+    const runtime = all.at(-1)?.lines ?? [];
+    expect(runtime).toContain('COPY --from=build /app/apps/portal/.next/standalone ./');
+    expect(runtime).toContain('COPY --from=build /app/apps/portal/.next/static ./apps/portal/.next/static');
+    expect(runtime.filter((line) => /^COPY .*node_modules/.test(line))).toEqual([]);
+    expect(runtime).toContain('CMD ["node", "server.js"]');
+    const config = readFileSync(new URL('../next.config.mjs', import.meta.url), 'utf8');
+    expect(config).toMatch(/PORTAL_STANDALONE_BUILD === '1' \? \{ output: 'standalone' \}/);
+  });
 });
 
 /* ------------------------------------------------------------------------------------------------
