@@ -30,6 +30,19 @@ if (tracing.enabled) {
   startTracing(tracing, logger());
 }
 
+// Prometheus metrics on a port of their own, which the Ingress does not publish.
+const { metricsPort } = loadConfig();
+if (metricsPort !== undefined) {
+  const { startMetricsServer } = await import('./server/telemetry/metrics');
+  try {
+    await startMetricsServer(metricsPort);
+    logger().info({ metricsPort }, `Metrics: GET /metrics on port ${metricsPort}`);
+  } catch (error) {
+    logger().fatal(`PORTAL_METRICS_PORT ${metricsPort}: ${(error as Error).message}`);
+    process.exit(1);
+  }
+}
+
 // On a cluster, start the watch-fed cache now, so the first page view does not wait for its list.
 const { getPlatformBackend } = await import('./server/platform/select-backend');
 getPlatformBackend();

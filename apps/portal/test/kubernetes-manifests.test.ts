@@ -178,6 +178,22 @@ describe('Kubernetes manifests', () => {
     }
   });
 
+  it("serve the portal's metrics on a port and Service of their own, which the Ingress never names", () => {
+    const portal = find('Deployment', 'books-portal');
+    expect(envOf(portal, 'portal').get('PORTAL_METRICS_PORT')?.value).toBe('9464');
+    const metrics = find('Service', 'books-portal-metrics')['spec'] as {
+      ports: { port: number; targetPort: string }[];
+    };
+    expect(metrics.ports).toEqual([{ name: 'metrics', port: 9464, targetPort: 'metrics' }]);
+    const backends = (
+      find('Ingress', 'books-service')['spec'] as {
+        rules: { http: { paths: { backend: { service: { name: string; port: unknown } } }[] } }[];
+      }
+    ).rules.flatMap((rule) => rule.http.paths.map((p) => p.backend.service));
+    expect(backends.map((service) => service.name)).not.toContain('books-portal-metrics');
+    expect(find('Service', 'books-portal')['spec']).toMatchObject({ ports: [{ port: 80, targetPort: 'http' }] });
+  });
+
   it('run every workload as non-root with a read-only root file system, no privilege escalation and no capabilities', () => {
     expect(deployments.map((d) => d.metadata.name).sort()).toEqual(['books-api', 'books-portal']);
     expect(workloads.map((w) => `${w.kind}/${w.metadata.name}`).sort()).toEqual([

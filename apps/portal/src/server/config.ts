@@ -25,6 +25,8 @@ export interface PortalConfig {
   /** Development mode: answer from the mock backend, never contact a cluster. */
   mockPlatform: boolean;
   port: number;
+  /** Where Prometheus scrapes GET /metrics (PORTAL_METRICS_PORT); absent: no metrics listener. */
+  metricsPort?: number;
   logLevel: LogLevel;
   /** Azure regions a storage account may be placed in: every public region unless narrowed. */
   allowedLocations: readonly Location[];
@@ -80,6 +82,15 @@ function parsePort(env: Env, name: string, fallback: number): number {
   const port = Number(raw);
   if (!/^\d+$/.test(raw) || port < 1 || port > 65535) {
     throw new ConfigError(`${name} must be a port number from 1 to 65535, got "${raw}"`);
+  }
+  return port;
+}
+
+function parseMetricsPort(env: Env): number | undefined {
+  if ((env.PORTAL_METRICS_PORT?.trim() ?? '') === '') return undefined;
+  const port = parsePort(env, 'PORTAL_METRICS_PORT', 0);
+  if (port === parsePort(env, 'PORTAL_PORT', 3000)) {
+    throw new ConfigError('PORTAL_METRICS_PORT must differ from PORTAL_PORT: the metrics have a listener of their own');
   }
   return port;
 }
@@ -207,6 +218,7 @@ export function parseConfig(env: Env): PortalConfig {
   return {
     mockPlatform,
     port: parsePort(env, 'PORTAL_PORT', 3000),
+    ...optional('metricsPort', parseMetricsPort(env)),
     logLevel: parseLogLevel(env, 'PORTAL_LOG_LEVEL', 'info'),
     allowedLocations: parseLocations(env, 'PORTAL_ALLOWED_LOCATIONS'),
     auth,

@@ -1,7 +1,8 @@
 import 'server-only';
 import { logger } from '../log/logger';
+import { recordRequest } from '../telemetry/metrics';
 
-/** One line per API request: who (the signed-in identity, when there is one), what, the answer and how long it took. */
+/** One line per API request, and its count and duration in the metrics: who (the signed-in identity, when there is one), what, the answer and how long it took. */
 export function logRequest(
   request: Request,
   context: { requestId: string; user?: string | undefined },
@@ -10,7 +11,9 @@ export function logRequest(
 ): void {
   const url = new URL(request.url);
   const path = `${url.pathname}${url.search}`;
-  const latencyMs = Math.round((performance.now() - startedAt) * 100) / 100;
+  const elapsedMs = performance.now() - startedAt;
+  recordRequest(request.method, url.pathname, status, elapsedMs / 1000);
+  const latencyMs = Math.round(elapsedMs * 100) / 100;
   logger().info(
     {
       requestId: context.requestId,
