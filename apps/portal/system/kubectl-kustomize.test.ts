@@ -13,6 +13,7 @@ import {
   kustomization,
   loadManifests,
   MEMORY_DEPLOY_DIR,
+  NAMESPACED_DEPLOY_DIR,
   podSpec,
   workloadSpec,
   type Manifest,
@@ -147,5 +148,45 @@ describe('Kubernetes manifests built by kubectl kustomize', () => {
       }
       expect(manifest, identity(manifest)).toEqual(expected);
     }
+  }, 60_000);
+
+  it('grant the namespaced (Crossplane v2) variant no cluster-wide write: writes only through team RoleBindings', async () => {
+    const built = await kustomize(NAMESPACED_DEPLOY_DIR);
+    type Rule = { apiGroups?: string[]; resources?: string[]; verbs?: string[] };
+    type Binding = Manifest & { roleRef: { kind: string; name: string } };
+    const WRITE_VERBS = ['create', 'update', 'patch', 'delete', 'deletecollection', '*', 'escalate', 'bind'];
+    const rulesOf = (kind: string, name: string) =>
+      (built.find((m) => m.kind === kind && m.metadata.name === name)?.['rules'] as Rule[] | undefined) ?? [];
+    const writes = (rules: Rule[]) => rules.flatMap((r) => (r.verbs ?? []).filter((v) => WRITE_VERBS.includes(v)));
+
+    const clusterBindings = built.filter((m): m is Binding => m.kind === 'ClusterRoleBinding');
+    expect(clusterBindings.length).toBeGreaterThan(0);
+    for (const binding of clusterBindings) {
+      expect(binding.roleRef.kind).toBe('ClusterRole');
+      expect(writes(rulesOf('ClusterRole', binding.roleRef.name)), binding.metadata.name).toEqual([]);
+    }
+    // Every grant of write goes through a RoleBinding in a team namespace, all to one ClusterRole.
+    const teamBindings = built.filter(
+      (m): m is Binding => m.kind === 'RoleBinding' && (m as Binding).roleRef.name === 'books-portal-team',
+    );
+    expect(teamBindings.map((b) => b.metadata.namespace).sort()).toEqual(['payments', 'webshop']);
+    for (const binding of teamBindings) {
+      expect(binding.roleRef).toEqual({
+        apiGroup: 'rbac.authorization.k8s.io',
+        kind: 'ClusterRole',
+        name: 'books-portal-team',
+      });
+      expect(binding['subjects']).toEqual([{ kind: 'ServiceAccount', name: 'books-portal', namespace: 'books' }]);
+    }
+    const team = rulesOf('ClusterRole', 'books-portal-team');
+    expect(team).toContainEqual({
+      apiGroups: ['storage.azure.m.upbound.io'],
+      resources: ['accounts'],
+      verbs: ['create', 'delete', 'get', 'patch'],
+    });
+    // Nothing grants the v1 (cluster-scoped) groups any more.
+    expect(JSON.stringify(built.filter((m) => m.kind === 'ClusterRole'))).not.toMatch(/"storage\.azure\.upbound\.io"/);
+    const portal = built.find((m) => m.kind === 'Deployment' && m.metadata.name === 'books-portal');
+    expect(portal && envOf(portal, 'portal').get('PORTAL_ACCOUNT_SCOPE')?.value).toBe('namespaced');
   }, 60_000);
 });

@@ -5,6 +5,7 @@ import { parseAllDocuments } from 'yaml';
 
 export const DEPLOY_DIR = fileURLToPath(new URL('../../../deploy/kubernetes/', import.meta.url));
 export const MEMORY_DEPLOY_DIR = fileURLToPath(new URL('../../../deploy/kubernetes-memory/', import.meta.url));
+export const NAMESPACED_DEPLOY_DIR = fileURLToPath(new URL('../../../deploy/kubernetes-namespaced/', import.meta.url));
 
 export interface Manifest {
   apiVersion: string;
