@@ -1,11 +1,13 @@
 /**
  * The Kubernetes REST API for the stand-in's resources: paths, verbs, query parameters and answers
- * as kube-apiserver serves them for cluster-scoped custom resources and core/v1 events.
+ * as kube-apiserver serves them for cluster-scoped and namespaced custom resources, core/v1 events
+ * and namespaces.
  */
 import { randomInt, randomUUID } from 'node:crypto';
 import { RECONCILE_REQUESTED_AT, type SimulatedCrossplane } from './crossplane.js';
 import { EVENT_FIELD_SELECTORS } from './events.js';
 import { isForbidden, type Faults } from './faults.js';
+import { namespaceFromBody, requireNamespace } from './namespaces.js';
 import { openApiDocument, openApiRoot } from './openapi.js';
 import { applyPatch, parsePatch, patchMediaType } from './patches.js';
 import {
@@ -17,6 +19,7 @@ import {
   groupDocument,
   groupList,
   groupVersionResourceList,
+  NAMESPACES,
   VERSION_INFO,
   type ResourceDef,
 } from './resources.js';
@@ -218,6 +221,7 @@ export class KubeApi {
     if (segments[0] !== 'v1') throw pathNotFound();
     const path = segments.slice(1);
     if (path.length === 0 && get) return { status: 200, body: coreResourceList() };
+    if (path[0] === 'namespaces' && path.length <= 2) return this.namespaces(request, path[1]);
     if (path.length === 1 && path[0] === 'events') return this.listEvents(request, undefined);
     if (path.length >= 3 && path[0] === 'namespaces' && path[2] === 'events') {
       const namespace = path[1] ?? '';
@@ -242,9 +246,28 @@ export class KubeApi {
     return this.answerObject(EVENTS, request, 200, event, 'get');
   }
 
+  private async namespaces(request: ApiRequest, name: string | undefined): Promise<ApiResponse> {
+    if (request.method === 'GET' && name === undefined) {
+      const fields = parseFieldSelector(request.query.get('fieldSelector'), CUSTOM_RESOURCE_FIELD_SELECTORS);
+      return this.listOrWatch(NAMESPACES, request, fields, parseLabelSelector(request.query.get('labelSelector')));
+    }
+    if (request.method === 'GET' && name !== undefined) return this.get(NAMESPACES, name, request);
+    if (request.method !== 'POST' || name !== undefined) throw methodNotAllowed();
+    this.authorize('create', NAMESPACES);
+    const dryRun = dryRunRequested(request.query, 'CreateOptions');
+    const object = namespaceFromBody((await request.readBody()).toString('utf8'));
+    const namespaceName = object.metadata.name ?? '';
+    if (this.store.get(NAMESPACES, namespaceName)) throw alreadyExists(NAMESPACES, namespaceName);
+    return this.answerObject(NAMESPACES, request, 201, dryRun ? object : this.store.put(NAMESPACES, object), 'create');
+  }
+
   private async groups(request: ApiRequest, segments: string[]): Promise<ApiResponse> {
     const get = request.method === 'GET';
-    const [group = '', version = '', plural = '', name, subresource, ...extra] = segments;
+    const [group = '', version = ''] = segments;
+    // A namespaced resource's objects live under .../namespaces/<namespace>/<plural>.
+    const scoped = segments[2] === 'namespaces' && segments.length >= 5;
+    const namespace = scoped ? segments[3] : undefined;
+    const [plural = '', name, subresource, ...extra] = segments.slice(scoped ? 4 : 2);
     if (segments.length === 0 && get) return { status: 200, body: groupList() };
     if (segments.length === 1 && get) {
       const doc = groupDocument(group);
@@ -256,28 +279,31 @@ export class KubeApi {
     }
     const def = segments.length >= 3 ? findCustomResource(group, version, plural) : undefined;
     if (!def || extra.length > 0 || (subresource !== undefined && subresource !== 'status')) throw pathNotFound();
+    // Cluster-scoped objects have no namespace path; namespaced ones are listed and watched across
+    // namespaces at the group-version's root, but read and written only in their namespace.
+    if (scoped !== def.namespaced && (scoped || name !== undefined || request.method !== 'GET')) throw pathNotFound();
     if (name === undefined) {
-      if (request.method === 'GET') return this.list(def, request);
-      if (request.method === 'POST') return this.create(def, request);
+      if (request.method === 'GET') return this.list(def, request, namespace);
+      if (request.method === 'POST') return this.create(def, request, namespace);
       throw methodNotAllowed();
     }
     if (subresource === 'status') {
-      if (request.method === 'GET') return this.get(def, name, request);
-      if (request.method === 'PUT') return this.update(def, name, request, true);
-      if (request.method === 'PATCH') return this.patch(def, name, request, true);
+      if (request.method === 'GET') return this.get(def, name, request, namespace);
+      if (request.method === 'PUT') return this.update(def, name, request, true, namespace);
+      if (request.method === 'PATCH') return this.patch(def, name, request, true, namespace);
       throw methodNotAllowed();
     }
-    if (request.method === 'GET') return this.get(def, name, request);
-    if (request.method === 'PUT') return this.update(def, name, request, false);
-    if (request.method === 'PATCH') return this.patch(def, name, request, false);
-    if (request.method === 'DELETE') return this.delete(def, name, request);
+    if (request.method === 'GET') return this.get(def, name, request, namespace);
+    if (request.method === 'PUT') return this.update(def, name, request, false, namespace);
+    if (request.method === 'PATCH') return this.patch(def, name, request, false, namespace);
+    if (request.method === 'DELETE') return this.delete(def, name, request, namespace);
     throw methodNotAllowed();
   }
 
-  private list(def: ResourceDef, request: ApiRequest): ApiResponse {
+  private list(def: ResourceDef, request: ApiRequest, namespace: string | undefined): ApiResponse {
     const fields = parseFieldSelector(request.query.get('fieldSelector'), CUSTOM_RESOURCE_FIELD_SELECTORS);
     const labels = parseLabelSelector(request.query.get('labelSelector'));
-    return this.listOrWatch(def, request, fields, labels, undefined);
+    return this.listOrWatch(def, request, fields, labels, namespace);
   }
 
   private listOrWatch(
@@ -285,7 +311,7 @@ export class KubeApi {
     request: ApiRequest,
     fields: Selector,
     labels: Selector,
-    namespace: string | undefined,
+    namespace?: string,
   ): ApiResponse {
     const selects = (o: KubeObject): boolean =>
       matches(fields, (key) => fieldValue(o, key)) && matches(labels, (key) => o.metadata.labels?.[key]);
@@ -365,9 +391,9 @@ export class KubeApi {
     };
   }
 
-  private get(def: ResourceDef, name: string, request: ApiRequest): ApiResponse {
-    this.authorize('get', def, name);
-    const object = this.store.get(def, name);
+  private get(def: ResourceDef, name: string, request: ApiRequest, namespace?: string): ApiResponse {
+    this.authorize('get', def, name, namespace);
+    const object = this.store.get(def, name, namespace);
     if (!object) throw notFound(def, name);
     return this.answerObject(def, request, 200, object, 'get');
   }
@@ -423,10 +449,15 @@ export class KubeApi {
     return mode === 'Warn' ? messages : [];
   }
 
-  private async create(def: ResourceDef, request: ApiRequest): Promise<ApiResponse> {
-    this.authorize('create', def);
+  private async create(def: ResourceDef, request: ApiRequest, namespace?: string): Promise<ApiResponse> {
+    this.authorize('create', def, undefined, namespace);
     const dryRun = dryRunRequested(request.query, 'CreateOptions');
     const object = await this.parseObject(def, request);
+    const bodyNamespace = object.metadata.namespace;
+    if (namespace !== undefined && bodyNamespace !== undefined && bodyNamespace !== '' && bodyNamespace !== namespace) {
+      throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
+    }
+    if (namespace !== undefined) requireNamespace(this.store, namespace);
     const warnings = this.checkFields(def, object, request);
     const metadata = object.metadata;
     const requestedName = typeof metadata.name === 'string' ? metadata.name : '';
@@ -453,7 +484,7 @@ export class KubeApi {
         { causes: [{ reason: '', message: policy.message, field: '' }] },
       );
     }
-    if (this.faults().conflictOnCreate || this.store.get(def, name)) throw alreadyExists(def, name);
+    if (this.faults().conflictOnCreate || this.store.get(def, name, namespace)) throw alreadyExists(def, name);
 
     // Status is a subresource, so a create cannot set it.
     const { status: _ignoredStatus, ...withoutStatus } = object;
@@ -462,6 +493,7 @@ export class KubeApi {
       metadata: {
         ...Object.fromEntries(Object.entries(metadata).filter(([k]) => !SERVER_OWNED_METADATA.includes(k))),
         name,
+        ...(namespace === undefined ? {} : { namespace }),
         uid: randomUUID(),
         generation: 1,
         creationTimestamp: kubeTime(),
@@ -469,13 +501,19 @@ export class KubeApi {
     };
     if (dryRun) return this.answerObject(def, request, 201, stored, 'create', warnings);
     const saved = this.store.put(def, stored);
-    this.crossplane.created(def, name);
+    this.crossplane.created(def, name, namespace);
     return this.answerObject(def, request, 201, saved, 'create', warnings);
   }
 
   /** PUT: the whole object, accepted only at the resourceVersion it was read at. */
-  private async update(def: ResourceDef, name: string, request: ApiRequest, statusOnly: boolean): Promise<ApiResponse> {
-    this.authorize('update', def, name);
+  private async update(
+    def: ResourceDef,
+    name: string,
+    request: ApiRequest,
+    statusOnly: boolean,
+    namespace?: string,
+  ): Promise<ApiResponse> {
+    this.authorize('update', def, name, namespace);
     const dryRun = dryRunRequested(request.query, 'UpdateOptions');
     const object = await this.parseObject(def, request);
     if (object.metadata.name !== undefined && object.metadata.name !== name) {
@@ -483,7 +521,7 @@ export class KubeApi {
         `the name of the object (${String(object.metadata.name)}) does not match the name on the URL (${name})`,
       );
     }
-    const current = this.store.get(def, name);
+    const current = this.store.get(def, name, namespace);
     if (!current) throw notFound(def, name);
     const requestedVersion = object.metadata.resourceVersion;
     if (requestedVersion === undefined || requestedVersion === '') {
@@ -512,12 +550,18 @@ export class KubeApi {
     return this.commit(def, current, candidate, { request, dryRun, statusOnly, verb: 'update', warnings });
   }
 
-  private async patch(def: ResourceDef, name: string, request: ApiRequest, statusOnly: boolean): Promise<ApiResponse> {
-    this.authorize('patch', def, name);
+  private async patch(
+    def: ResourceDef,
+    name: string,
+    request: ApiRequest,
+    statusOnly: boolean,
+    namespace?: string,
+  ): Promise<ApiResponse> {
+    this.authorize('patch', def, name, namespace);
     const mediaType = patchMediaType(request.contentType);
     const dryRun = dryRunRequested(request.query, 'PatchOptions');
     const patch = parsePatch(mediaType, await request.readBody());
-    const current = this.store.get(def, name);
+    const current = this.store.get(def, name, namespace);
     if (!current) throw notFound(def, name);
     const patched = applyPatch(mediaType, current, patch);
     if (!isRecord(patched)) throw badRequest('the patch does not leave an object');
@@ -556,6 +600,7 @@ export class KubeApi {
     options: { request: ApiRequest; dryRun: boolean; statusOnly: boolean; verb: Verb; warnings: string[] },
   ): ApiResponse {
     const name = current.metadata.name ?? '';
+    const namespace = current.metadata.namespace;
     const next: KubeObject = {
       ...candidate,
       apiVersion: current.apiVersion,
@@ -563,6 +608,7 @@ export class KubeApi {
       metadata: {
         ...candidate.metadata,
         name,
+        ...(namespace === undefined ? {} : { namespace }),
         uid: current.metadata.uid,
         creationTimestamp: current.metadata.creationTimestamp,
         generation: current.metadata.generation,
@@ -582,24 +628,24 @@ export class KubeApi {
       this.answerObject(def, options.request, 200, object, options.verb, options.warnings);
     if (options.dryRun) return answer(next);
     if (next.metadata.deletionTimestamp && (next.metadata.finalizers ?? []).length === 0) {
-      this.store.remove(def, name);
+      this.store.remove(def, name, namespace);
       return answer(next);
     }
     const saved = this.store.put(def, next);
     const reconcileRequested =
       current.metadata.annotations?.[RECONCILE_REQUESTED_AT] !== next.metadata.annotations?.[RECONCILE_REQUESTED_AT];
-    if (specChanged || reconcileRequested) this.crossplane.changed(def, name);
+    if (specChanged || reconcileRequested) this.crossplane.changed(def, name, namespace);
     return answer(saved);
   }
 
-  private async delete(def: ResourceDef, name: string, request: ApiRequest): Promise<ApiResponse> {
-    this.authorize('delete', def, name);
+  private async delete(def: ResourceDef, name: string, request: ApiRequest, namespace?: string): Promise<ApiResponse> {
+    this.authorize('delete', def, name, namespace);
     // kubectl and client-go send DeleteOptions as the body; the query form is honoured too.
     const options = await this.deleteOptions(request);
     const dryRun =
       dryRunRequested(request.query, 'DeleteOptions') ||
       checkDryRun(Array.isArray(options['dryRun']) ? options['dryRun'] : [], 'DeleteOptions');
-    const object = this.store.get(def, name);
+    const object = this.store.get(def, name, namespace);
     if (!object) throw notFound(def, name);
     const preconditions = isRecord(options['preconditions']) ? options['preconditions'] : {};
     const uid = preconditions['uid'];
@@ -620,7 +666,7 @@ export class KubeApi {
     }
     const finalizers = object.metadata.finalizers ?? [];
     if (finalizers.length === 0) {
-      if (!dryRun) this.store.remove(def, name);
+      if (!dryRun) this.store.remove(def, name, namespace);
       return {
         status: 200,
         body: {
@@ -640,7 +686,7 @@ export class KubeApi {
     object.metadata.generation = (object.metadata.generation ?? 1) + 1;
     if (dryRun) return { status: 200, body: object, verb: 'delete', resource: def.plural };
     const saved = this.store.put(def, object);
-    this.crossplane.deletionRequested(def, name);
+    this.crossplane.deletionRequested(def, name, namespace);
     return { status: 200, body: saved, verb: 'delete', resource: def.plural };
   }
 

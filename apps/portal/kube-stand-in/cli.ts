@@ -1,11 +1,13 @@
 /**
  * Runs the stand-in as a process: `tsx kube-stand-in/cli.ts [--port N] [--arm-port N] [--kubeconfig PATH]`.
  * Environment: STAND_IN_PORT, STAND_IN_ARM_PORT, STAND_IN_TOKEN, STAND_IN_KUBECONFIG,
- * STAND_IN_READY_DELAY_MS, STAND_IN_DELETE_DELAY_MS, STAND_IN_SYNCED_DELAY_MS. Prints one JSON line
+ * STAND_IN_READY_DELAY_MS, STAND_IN_DELETE_DELAY_MS, STAND_IN_SYNCED_DELAY_MS, STAND_IN_TEAM_NAMESPACES
+ * (comma-separated; default webshop,payments,books: namespaces with namespaced resource groups). Prints one JSON line
  * once it listens (url, kubeconfig path, and the ARM stand-in's url, token, subscription and
  * managed-identity endpoint and header), so a parent process can wait for it and wire a portal to both.
  */
 import { parseArgs } from 'node:util';
+import { teamNamespacesFrom } from './namespaces.js';
 import { startStandIn } from './server.js';
 
 function integer(name: string, value: string | undefined): number | undefined {
@@ -30,6 +32,7 @@ const { values } = parseArgs({
 const standIn = await startStandIn({
   port: integer('--port / STAND_IN_PORT', values.port ?? process.env['STAND_IN_PORT']) ?? 6443,
   ...(process.env['STAND_IN_TOKEN'] ? { token: process.env['STAND_IN_TOKEN'] } : {}),
+  teamNamespaces: teamNamespacesFrom(process.env['STAND_IN_TEAM_NAMESPACES']),
   arm: {
     port: integer('--arm-port / STAND_IN_ARM_PORT', values['arm-port'] ?? process.env['STAND_IN_ARM_PORT']) ?? 6444,
   },

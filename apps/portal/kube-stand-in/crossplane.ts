@@ -11,7 +11,7 @@
  */
 import { atProviderFromArm, type SimulatedAzure } from './azure.js';
 import type { EventRecorder } from './events.js';
-import { ACCOUNTS, type ResourceDef } from './resources.js';
+import { ACCOUNTS, isAccountDef, NAMESPACED_ACCOUNTS, type ResourceDef } from './resources.js';
 import type { ObjectStore } from './store.js';
 import { kubeTime, type Condition, type ConditionStatus, type KubeObject } from './types.js';
 import { isRecord } from './validation.js';
@@ -38,8 +38,11 @@ export interface ReconcileTiming {
 export interface CrossplaneOptions {
   timing: ReconcileTiming;
   subscriptionId: string;
-  /** Whether a ResourceGroup of this name exists in the simulated Azure subscription. */
-  resourceGroupExists: (name: string) => boolean;
+  /**
+   * Whether a ResourceGroup of this name exists beside the account: cluster-wide for a cluster-scoped
+   * Account, in the Account's namespace for a namespaced one (Crossplane v2).
+   */
+  resourceGroupExists: (name: string, accountDef: ResourceDef, namespace: string | undefined) => boolean;
   /** The simulated Azure the provider creates, updates, reads and deletes storage accounts in. */
   azure: SimulatedAzure;
 }
@@ -111,17 +114,17 @@ export class SimulatedCrossplane {
     private readonly options: CrossplaneOptions,
   ) {}
 
-  created(def: ResourceDef, name: string): void {
-    this.schedule(this.options.timing.syncedDelayMs, () => this.reconcile(def, name));
+  created(def: ResourceDef, name: string, namespace?: string): void {
+    this.schedule(this.options.timing.syncedDelayMs, () => this.reconcile(def, name, namespace));
   }
 
   /** An update event the provider's watch would see (a spec change or a new reconcile request). */
-  changed(def: ResourceDef, name: string): void {
-    this.schedule(this.options.timing.syncedDelayMs, () => this.reconcile(def, name));
+  changed(def: ResourceDef, name: string, namespace?: string): void {
+    this.schedule(this.options.timing.syncedDelayMs, () => this.reconcile(def, name, namespace));
   }
 
-  deletionRequested(def: ResourceDef, name: string): void {
-    this.schedule(this.options.timing.syncedDelayMs, () => this.reconcile(def, name));
+  deletionRequested(def: ResourceDef, name: string, namespace?: string): void {
+    this.schedule(this.options.timing.syncedDelayMs, () => this.reconcile(def, name, namespace));
   }
 
   /** Makes every reconcile of the named object (or of every object, for "*") fail with this message. */
@@ -164,9 +167,11 @@ export class SimulatedCrossplane {
   }
 
   private reconcileAll(): void {
-    for (const object of this.store.list(ACCOUNTS)) {
-      const name = object.metadata.name;
-      if (name) this.schedule(0, () => this.reconcile(ACCOUNTS, name));
+    for (const def of [ACCOUNTS, NAMESPACED_ACCOUNTS]) {
+      for (const object of this.store.list(def)) {
+        const { name, namespace } = object.metadata;
+        if (name) this.schedule(0, () => this.reconcile(def, name, namespace));
+      }
     }
   }
 
@@ -179,8 +184,8 @@ export class SimulatedCrossplane {
     this.timers.add(timer);
   }
 
-  private reconcile(def: ResourceDef, name: string): void {
-    const object = this.store.get(def, name);
+  private reconcile(def: ResourceDef, name: string, namespace?: string): void {
+    const object = this.store.get(def, name, namespace);
     if (!object) return;
     if (object.metadata.deletionTimestamp) {
       this.reconcileDeletion(def, object);
@@ -189,12 +194,12 @@ export class SimulatedCrossplane {
     const metadata = object.metadata;
     metadata.finalizers = [...new Set([...(metadata.finalizers ?? []), CROSSPLANE_FINALIZER])];
     metadata.annotations = { [EXTERNAL_NAME]: name, ...metadata.annotations };
-    if (def === ACCOUNTS && observesOnly(object)) {
+    if (isAccountDef(def) && observesOnly(object)) {
       this.observeOnly(def, object);
       return;
     }
     // An account Azure already holds under the external name is taken over, not created again.
-    const existsInAzure = def === ACCOUNTS && this.options.azure.get(externalNameOf(object)) !== undefined;
+    const existsInAzure = isAccountDef(def) && this.options.azure.get(externalNameOf(object)) !== undefined;
     const alreadyCreated = metadata.annotations[CREATE_SUCCEEDED] !== undefined || existsInAzure;
 
     const failure = this.failureFor(def, object);
@@ -210,7 +215,7 @@ export class SimulatedCrossplane {
         alreadyCreated ? 'CannotObserveExternalResource' : 'CannotCreateExternalResource',
         failure,
       );
-      this.schedule(this.options.timing.retryDelayMs, () => this.reconcile(def, name));
+      this.schedule(this.options.timing.retryDelayMs, () => this.reconcile(def, name, namespace));
       return;
     }
 
@@ -228,13 +233,13 @@ export class SimulatedCrossplane {
         'CreatedExternalResource',
         'Successfully requested creation of external resource',
       );
-      this.schedule(this.options.timing.readyDelayMs, () => this.reconcile(def, name));
+      this.schedule(this.options.timing.readyDelayMs, () => this.reconcile(def, name, namespace));
       return;
     }
 
     const ready = conditionOf(object, 'Ready');
     const synced = conditionOf(object, 'Synced');
-    const observed = def === ACCOUNTS ? this.applyToAzure(object) : this.observe(def, object);
+    const observed = isAccountDef(def) ? this.applyToAzure(object) : this.observe(def, object);
     const azureMatchesSpec = JSON.stringify(object.status?.['atProvider']) === JSON.stringify(observed);
     const requested = metadata.annotations[RECONCILE_REQUESTED_AT];
     const requestHandled = requested === undefined || object.status?.['lastHandledReconcileAt'] === requested;
@@ -262,6 +267,8 @@ export class SimulatedCrossplane {
 
   private reconcileDeletion(def: ResourceDef, object: KubeObject): void {
     const name = object.metadata.name ?? '';
+    const namespace = object.metadata.namespace;
+    const key = `${def.plural}.${def.group}/${namespace ?? ''}/${name}`;
     if (conditionOf(object, 'Ready')?.reason !== 'Deleting') {
       setCondition(object, 'Ready', 'False', 'Deleting');
       setCondition(object, 'Synced', 'True', 'ReconcileSuccess');
@@ -273,24 +280,24 @@ export class SimulatedCrossplane {
         'DeletedExternalResource',
         'Successfully requested deletion of external resource',
       );
-      this.deletionDue.set(`${def.plural}/${name}`, Date.now() + this.options.timing.deleteDelayMs);
-      this.schedule(this.options.timing.deleteDelayMs, () => this.reconcile(def, name));
+      this.deletionDue.set(key, Date.now() + this.options.timing.deleteDelayMs);
+      this.schedule(this.options.timing.deleteDelayMs, () => this.reconcile(def, name, namespace));
       return;
     }
     // A reconcile queued earlier (say, for Ready) must not cut Azure's deletion time short; a timer that
     // fires a little early looks again when the time is up.
-    const remainingMs = (this.deletionDue.get(`${def.plural}/${name}`) ?? 0) - Date.now();
+    const remainingMs = (this.deletionDue.get(key) ?? 0) - Date.now();
     if (remainingMs > 0) {
-      this.schedule(remainingMs, () => this.reconcile(def, name));
+      this.schedule(remainingMs, () => this.reconcile(def, name, namespace));
       return;
     }
-    this.deletionDue.delete(`${def.plural}/${name}`);
+    this.deletionDue.delete(key);
     const orphan = object.spec?.['deletionPolicy'] === 'Orphan' || observesOnly(object);
-    if (def === ACCOUNTS && !orphan) this.options.azure.delete(externalNameOf(object));
+    if (isAccountDef(def) && !orphan) this.options.azure.delete(externalNameOf(object));
     // The external resource is gone: drop the finalizer, and the API server removes the object.
     const finalizers = (object.metadata.finalizers ?? []).filter((f) => f !== CROSSPLANE_FINALIZER);
     if (finalizers.length === 0) {
-      this.store.remove(def, name);
+      this.store.remove(def, name, namespace);
     } else {
       object.metadata.finalizers = finalizers;
       this.store.put(def, object);
@@ -302,7 +309,7 @@ export class SimulatedCrossplane {
     const name = object.metadata.name ?? '';
     const injected = this.failures.get(name) ?? this.failures.get('*');
     if (injected) return injected;
-    if (def !== ACCOUNTS) return undefined;
+    if (!isAccountDef(def)) return undefined;
     const params = forProviderOf(object);
     const resourceGroup = params['resourceGroupName'];
     const accountName = externalNameOf(object);
@@ -313,7 +320,7 @@ export class SimulatedCrossplane {
     if (!AZURE_ACCOUNT_NAME.test(accountName)) {
       return `${prefix}: performing Create: unexpected status 400 (400 Bad Request) with error: AccountNameInvalid: ${accountName} is not a valid storage account name. Storage account name must be between 3 and 24 characters in length and use numbers and lower-case letters only.  []}]`;
     }
-    if (!this.options.resourceGroupExists(resourceGroup)) {
+    if (!this.options.resourceGroupExists(resourceGroup, def, object.metadata.namespace)) {
       return `${prefix}: performing Create: unexpected status 404 (404 Not Found) with error: ResourceGroupNotFound: Resource group '${resourceGroup}' could not be found.  []}]`;
     }
     return undefined;
@@ -333,6 +340,7 @@ export class SimulatedCrossplane {
   /** managementPolicies ["Observe"]: report what Azure holds, write nothing anywhere but status. */
   private observeOnly(def: ResourceDef, object: KubeObject): void {
     const name = object.metadata.name ?? '';
+    const namespace = object.metadata.namespace;
     const externalName = externalNameOf(object);
     const account = this.options.azure.get(externalName);
     if (!account) {
@@ -341,7 +349,7 @@ export class SimulatedCrossplane {
       setCondition(object, 'Ready', 'False', 'Unavailable');
       const stored = this.store.put(def, object);
       this.recorder.record(def, stored, 'Warning', 'CannotObserveExternalResource', message);
-      this.schedule(this.options.timing.retryDelayMs, () => this.reconcile(def, name));
+      this.schedule(this.options.timing.retryDelayMs, () => this.reconcile(def, name, namespace));
       return;
     }
     const observed = atProviderFromArm(account);

@@ -1,6 +1,6 @@
 /**
- * core/v1 events as client-go's event recorder writes them for a cluster-scoped object: in the
- * "default" namespace, named <object>.<hex>, and aggregated (count, lastTimestamp) when the same
+ * core/v1 events as client-go's event recorder writes them: for a cluster-scoped object in the
+ * "default" namespace, for a namespaced one in its own namespace (involvedObject.namespace set), named <object>.<hex>, and aggregated (count, lastTimestamp) when the same
  * reason and message repeat.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -33,8 +33,9 @@ export class EventRecorder {
   record(def: ResourceDef, involved: KubeObject, type: EventType, reason: string, message: string): void {
     const component = `managed/${def.group}/${def.version}, kind=${def.kind.toLowerCase()}`;
     const now = kubeTime();
+    const namespace = involved.metadata.namespace ?? EVENT_NAMESPACE_FOR_CLUSTER_OBJECTS;
     const existing = this.store
-      .list(EVENTS, EVENT_NAMESPACE_FOR_CLUSTER_OBJECTS)
+      .list(EVENTS, namespace)
       .find(
         (e) =>
           (e['involvedObject'] as Record<string, unknown>)['uid'] === involved.metadata.uid &&
@@ -53,12 +54,13 @@ export class EventRecorder {
       kind: 'Event',
       metadata: {
         name: `${involved.metadata.name}.${randomBytes(8).toString('hex')}`,
-        namespace: EVENT_NAMESPACE_FOR_CLUSTER_OBJECTS,
+        namespace,
         uid: randomUUID(),
         creationTimestamp: now,
       },
       involvedObject: {
         kind: def.kind,
+        ...(involved.metadata.namespace ? { namespace: involved.metadata.namespace } : {}),
         name: involved.metadata.name,
         uid: involved.metadata.uid,
         apiVersion: apiVersionOf(def),

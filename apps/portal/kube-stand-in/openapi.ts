@@ -5,7 +5,7 @@
  * query parameter on PATCH), so it leaves validation to the server, and for `kubectl explain`.
  */
 import { createHash } from 'node:crypto';
-import { CUSTOM_RESOURCES, EVENTS, VERSION_INFO, apiVersionOf, type ResourceDef } from './resources.js';
+import { CUSTOM_RESOURCES, EVENTS, NAMESPACES, VERSION_INFO, apiVersionOf, type ResourceDef } from './resources.js';
 
 type Schema = Record<string, unknown>;
 
@@ -172,6 +172,21 @@ function eventSchema(): Schema {
   };
 }
 
+function namespaceSchema(): Schema {
+  return {
+    description: 'Namespace provides a scope for Names.',
+    type: 'object',
+    properties: {
+      apiVersion: string,
+      kind: string,
+      metadata: { allOf: [ref(OBJECT_META)], default: {} },
+      spec: anyObject,
+      status: anyObject,
+    },
+    'x-kubernetes-group-version-kind': gvk(NAMESPACES),
+  };
+}
+
 function queryParameter(name: string, description: string, schema: Schema = string): Schema {
   return { name, in: 'query', description, schema: { ...schema, uniqueItems: true } };
 }
@@ -315,7 +330,7 @@ function groupVersionPath(def: ResourceDef): string {
   return def.group ? `apis/${apiVersionOf(def)}` : `api/${def.version}`;
 }
 
-const SERVED = [...CUSTOM_RESOURCES, EVENTS];
+const SERVED = [...CUSTOM_RESOURCES, EVENTS, NAMESPACES];
 
 function buildDocuments(): Map<string, Schema> {
   const documents = new Map<string, Schema>();
@@ -323,7 +338,8 @@ function buildDocuments(): Map<string, Schema> {
     const defs = SERVED.filter((d) => groupVersionPath(d) === path);
     const schemas: Record<string, Schema> = { ...SHARED_SCHEMAS };
     for (const d of defs) {
-      schemas[schemaName(d)] = d === EVENTS ? eventSchema() : managedResourceSchema(d);
+      schemas[schemaName(d)] =
+        d === EVENTS ? eventSchema() : d === NAMESPACES ? namespaceSchema() : managedResourceSchema(d);
       schemas[schemaName(d, 'List')] = listSchema(d);
     }
     documents.set(path, {

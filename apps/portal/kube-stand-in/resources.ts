@@ -1,6 +1,7 @@
 /**
  * The resources this stand-in serves and the discovery documents that describe them.
- * Two Crossplane managed resources of the Upbound Azure providers (cluster-scoped), and core/v1 events.
+ * Two Crossplane managed resources of the Upbound Azure providers, each in its cluster-scoped (v1
+ * provider) and its namespaced form (Crossplane v2's `.m.` groups), and core/v1 events and namespaces.
  */
 
 export interface ResourceDef {
@@ -68,6 +69,43 @@ export const RESOURCE_GROUPS: ResourceDef = {
   parameterTypes: { location: 'string', tags: 'object', managedBy: 'string' },
 };
 
+/** Crossplane v2's namespaced Account: the same schema in the `.m.` group, living in a namespace. */
+export const NAMESPACED_ACCOUNTS: ResourceDef = {
+  ...ACCOUNTS,
+  group: 'storage.azure.m.upbound.io',
+  namespaced: true,
+};
+
+export const NAMESPACED_RESOURCE_GROUPS: ResourceDef = {
+  ...RESOURCE_GROUPS,
+  group: 'azure.m.upbound.io',
+  namespaced: true,
+};
+
+/** Both forms of the Account, which the simulated provider treats alike. */
+export function isAccountDef(def: ResourceDef): boolean {
+  return def === ACCOUNTS || def === NAMESPACED_ACCOUNTS;
+}
+
+/** The ResourceGroup resource that sits beside an Account resource of the same form. */
+export function resourceGroupsBeside(def: ResourceDef): ResourceDef {
+  return def.namespaced ? NAMESPACED_RESOURCE_GROUPS : RESOURCE_GROUPS;
+}
+
+export const NAMESPACES: ResourceDef = {
+  group: '',
+  version: 'v1',
+  plural: 'namespaces',
+  singular: 'namespace',
+  kind: 'Namespace',
+  namespaced: false,
+  // Enough for kubectl create namespace and get; a namespace is never deleted here.
+  verbs: ['create', 'get', 'list', 'watch'],
+  shortNames: ['ns'],
+  requiredParameters: [],
+  parameterTypes: {},
+};
+
 export const EVENTS: ResourceDef = {
   group: '',
   version: 'v1',
@@ -82,7 +120,12 @@ export const EVENTS: ResourceDef = {
   parameterTypes: {},
 };
 
-export const CUSTOM_RESOURCES: readonly ResourceDef[] = [ACCOUNTS, RESOURCE_GROUPS];
+export const CUSTOM_RESOURCES: readonly ResourceDef[] = [
+  ACCOUNTS,
+  RESOURCE_GROUPS,
+  NAMESPACED_ACCOUNTS,
+  NAMESPACED_RESOURCE_GROUPS,
+];
 
 export function findCustomResource(group: string, version: string, plural: string): ResourceDef | undefined {
   return CUSTOM_RESOURCES.find((d) => d.group === group && d.version === version && d.plural === plural);
@@ -113,7 +156,7 @@ export function coreVersions(serverAddress: string): Record<string, unknown> {
 }
 
 export function coreResourceList(): Record<string, unknown> {
-  return { kind: 'APIResourceList', groupVersion: 'v1', resources: [apiResource(EVENTS)] };
+  return { kind: 'APIResourceList', groupVersion: 'v1', resources: [apiResource(EVENTS), apiResource(NAMESPACES)] };
 }
 
 function groupsByName(): Map<string, ResourceDef[]> {

@@ -3,7 +3,8 @@
  * local demo of the whole lifecycle without a cluster (none can run here), with the ARM stand-in on the
  * same simulated Azure. Builds the portal first when there is no production build. Environment:
  * PORTAL_PORT (default 3000), STAND_IN_PORT (default 6443), STAND_IN_ARM_PORT (default 6444),
- * STAND_IN_READY_DELAY_MS / STAND_IN_DELETE_DELAY_MS (how long "Azure" takes).
+ * STAND_IN_READY_DELAY_MS / STAND_IN_DELETE_DELAY_MS (how long "Azure" takes), STAND_IN_TEAM_NAMESPACES
+ * (the Crossplane v2 team namespaces, default webshop,payments,books).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -11,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { hasProductionBuild, startPortalServer } from './portal-server.js';
 import { armClientEnvironment } from './arm-client-environment.js';
+import { teamNamespacesFrom } from './namespaces.js';
 import { startStandIn } from './server.js';
 
 function port(name: string, fallback: number): number {
@@ -53,6 +55,7 @@ if (!hasProductionBuild()) {
 const standIn = await startStandIn({
   port: standInPort,
   arm: { port: armPort },
+  teamNamespaces: teamNamespacesFrom(process.env['STAND_IN_TEAM_NAMESPACES']),
   timing: {
     ...(readyDelayMs === undefined ? {} : { readyDelayMs }),
     ...(deleteDelayMs === undefined ? {} : { deleteDelayMs }),
@@ -90,6 +93,7 @@ Portal sandbox: the portal's production server on a simulated cluster.
   Sign-in         PORTAL_AUTH=${portalAuth}
   Kubernetes API  ${standIn.url}  (stand-in; kubeconfig ${kubeconfigPath})
   kubectl         KUBECONFIG=${kubeconfigPath} kubectl get accounts
+                  KUBECONFIG=${kubeconfigPath} kubectl get accounts.storage.azure.m.upbound.io -A   (Crossplane v2)
   Azure (ARM)     ${standIn.arm.url}  (stand-in, subscription ${standIn.arm.subscriptionId}; token ${standIn.arm.token})
   Edit in Azure   curl --cacert ${caPath} -H 'Authorization: Bearer ${standIn.arm.token}' -H 'Content-Type: application/json' \\
                     -X PATCH '${standIn.arm.url}/subscriptions/${standIn.arm.subscriptionId}/resourceGroups/<group>/providers/Microsoft.Storage/storageAccounts/<account>?api-version=2023-05-01' \\

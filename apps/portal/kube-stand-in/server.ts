@@ -16,7 +16,18 @@ import { EventRecorder } from './events.js';
 import { fillAccounts, MAX_FILL } from './fill.js';
 import { noFaults, type DenyingPolicy, type Faults, type ForbiddenRule, type UnreachableMode } from './faults.js';
 import { kubeconfigYaml, writeKubeconfig } from './kubeconfig.js';
-import { ACCOUNTS, apiVersionOf, EVENTS, RESOURCE_GROUPS } from './resources.js';
+import { ensureNamespace, SYSTEM_NAMESPACES } from './namespaces.js';
+import {
+  ACCOUNTS,
+  apiVersionOf,
+  EVENTS,
+  NAMESPACED_ACCOUNTS,
+  NAMESPACED_RESOURCE_GROUPS,
+  NAMESPACES,
+  RESOURCE_GROUPS,
+  resourceGroupsBeside,
+  type ResourceDef,
+} from './resources.js';
 import { entityTooLarge, StatusError, unauthorized } from './status.js';
 import { ObjectStore } from './store.js';
 import { kubeTime, type KubeObject, type Verb } from './types.js';
@@ -54,6 +65,11 @@ export interface StandInOptions {
   timing?: Partial<ReconcileTiming>;
   subscriptionId?: string;
   resourceGroups?: readonly SeedResourceGroup[];
+  /**
+   * Team namespaces made at start (Crossplane v2): each gets a namespaced copy of every seeded
+   * resource group, so namespaced Accounts there can use them.
+   */
+  teamNamespaces?: readonly string[];
   /** How often open watches that allow bookmarks get one; kube-apiserver's minute by default. */
   bookmarkIntervalMs?: number;
   /** The ARM stand-in served beside the Kubernetes API, on the same simulated Azure. */
@@ -96,8 +112,12 @@ export interface StandIn {
   faults(): Faults;
   injectFailure(name: string, message: string): void;
   clearFailure(name?: string): void;
+  /** Cluster-scoped Accounts, then namespaced (Crossplane v2) ones. */
   accounts(): KubeObject[];
   resourceGroups(): KubeObject[];
+  namespaces(): string[];
+  /** Makes the namespace unless it exists (a platform team's step; the portal never does it). */
+  createNamespace(name: string): void;
   events(): KubeObject[];
   requests(): RecordedRequest[];
   /** Adds `count` Ready accounts named prefix + number (those not there yet); answers how many it added. */
@@ -117,12 +137,19 @@ const HEALTH_PATHS = new Set(['/healthz', '/livez', '/readyz']);
 // What the system:public-info-viewer role lets anyone read on a real cluster.
 const ANONYMOUS_PATHS = new Set([...HEALTH_PATHS, '/version']);
 
-function seedResourceGroup(store: ObjectStore, seed: SeedResourceGroup, subscriptionId: string): void {
+function seedResourceGroup(
+  store: ObjectStore,
+  seed: SeedResourceGroup,
+  subscriptionId: string,
+  namespace?: string,
+): void {
+  const def = namespace === undefined ? RESOURCE_GROUPS : NAMESPACED_RESOURCE_GROUPS;
   const group: KubeObject = {
-    apiVersion: apiVersionOf(RESOURCE_GROUPS),
-    kind: RESOURCE_GROUPS.kind,
+    apiVersion: apiVersionOf(def),
+    kind: def.kind,
     metadata: {
       name: seed.name,
+      ...(namespace === undefined ? {} : { namespace }),
       uid: randomUUID(),
       generation: 1,
       creationTimestamp: kubeTime(),
@@ -143,8 +170,10 @@ function seedResourceGroup(store: ObjectStore, seed: SeedResourceGroup, subscrip
     setCondition(group, 'Synced', 'True', 'ReconcileSuccess');
     setCondition(group, 'Ready', 'False', 'Creating');
   }
-  store.put(RESOURCE_GROUPS, group);
+  store.put(def, group);
 }
+
+const ACCOUNT_DEFS: readonly ResourceDef[] = [ACCOUNTS, NAMESPACED_ACCOUNTS];
 
 function isDenyingPolicy(value: unknown): value is DenyingPolicy {
   return isRecord(value) && typeof value['policy'] === 'string' && typeof value['message'] === 'string';
@@ -194,13 +223,23 @@ export async function startStandIn(options: StandInOptions = {}): Promise<StandI
   const crossplane = new SimulatedCrossplane(store, recorder, {
     timing,
     subscriptionId,
-    resourceGroupExists: (name) => store.get(RESOURCE_GROUPS, name) !== undefined,
+    resourceGroupExists: (name, accountDef, namespace) =>
+      store.get(resourceGroupsBeside(accountDef), name, namespace) !== undefined,
     azure,
   });
   const reset = (): void => {
-    for (const account of store.list(ACCOUNTS)) store.remove(ACCOUNTS, account.metadata.name ?? '');
+    for (const def of ACCOUNT_DEFS) {
+      for (const account of store.list(def)) store.remove(def, account.metadata.name ?? '', account.metadata.namespace);
+    }
   };
-  for (const seed of options.resourceGroups ?? DEFAULT_RESOURCE_GROUPS) seedResourceGroup(store, seed, subscriptionId);
+  const allAccounts = () => ACCOUNT_DEFS.flatMap((def) => store.list(def));
+  const seeds = options.resourceGroups ?? DEFAULT_RESOURCE_GROUPS;
+  for (const name of SYSTEM_NAMESPACES) ensureNamespace(store, name);
+  for (const seed of seeds) seedResourceGroup(store, seed, subscriptionId);
+  for (const namespace of options.teamNamespaces ?? []) {
+    ensureNamespace(store, namespace);
+    for (const seed of seeds) seedResourceGroup(store, seed, subscriptionId, namespace);
+  }
   const api = new KubeApi(store, crossplane, () => faults, user);
   const requests: RecordedRequest[] = [];
   const sockets = new Set<Duplex>();
@@ -239,7 +278,7 @@ export async function startStandIn(options: StandInOptions = {}): Promise<StandI
     const input = isRecord(json) ? json : {};
     const [topic, name] = path;
     if (topic === 'state' && req.method === 'GET') {
-      return send(res, 200, { faults, failures: crossplane.injectedFailures(), accounts: store.list(ACCOUNTS).length });
+      return send(res, 200, { faults, failures: crossplane.injectedFailures(), accounts: allAccounts().length });
     }
     if (topic === 'requests' && req.method === 'GET') return send(res, 200, { items: requests });
     if (topic === 'requests' && req.method === 'DELETE') {
@@ -258,7 +297,7 @@ export async function startStandIn(options: StandInOptions = {}): Promise<StandI
         });
       }
       const added = fill(count, prefix);
-      return send(res, 200, { added, accounts: store.list(ACCOUNTS).length });
+      return send(res, 200, { added, accounts: allAccounts().length });
     }
     if (topic === 'history' && name === 'compact' && req.method === 'POST') {
       store.compact();
@@ -458,8 +497,12 @@ export async function startStandIn(options: StandInOptions = {}): Promise<StandI
     faults: () => structuredClone(faults),
     injectFailure: (name, message) => crossplane.injectFailure(name, message),
     clearFailure: (name) => crossplane.clearFailure(name),
-    accounts: () => store.list(ACCOUNTS),
-    resourceGroups: () => store.list(RESOURCE_GROUPS),
+    accounts: allAccounts,
+    resourceGroups: () => [...store.list(RESOURCE_GROUPS), ...store.list(NAMESPACED_RESOURCE_GROUPS)],
+    namespaces: () => store.list(NAMESPACES).map((namespace) => namespace.metadata.name ?? ''),
+    createNamespace: (name) => {
+      ensureNamespace(store, name);
+    },
     events: () => store.list(EVENTS),
     requests: () => [...requests],
     fillAccounts: fill,

@@ -3,7 +3,7 @@
  * columns of Crossplane's managed-resource CRDs (additionalPrinterColumns) and kubectl's event columns,
  * with times rendered as kube-apiserver renders them.
  */
-import { EVENTS, type ResourceDef } from './resources.js';
+import { EVENTS, NAMESPACES, type ResourceDef } from './resources.js';
 import { badRequest } from './status.js';
 import type { KubeObject } from './types.js';
 
@@ -157,7 +157,29 @@ const EVENT_COLUMNS: readonly Column[] = [
   },
 ];
 
+// The columns kubectl's own printer gives core/v1 namespaces.
+const NAMESPACE_COLUMNS: readonly Column[] = [
+  nameColumn,
+  {
+    name: 'Status',
+    type: 'string',
+    format: '',
+    description: 'The status of the namespace',
+    priority: 0,
+    cell: (o) => (typeof o.status?.['phase'] === 'string' ? o.status['phase'] : ''),
+  },
+  {
+    name: 'Age',
+    type: 'string',
+    format: '',
+    description: 'CreationTimestamp is a timestamp representing the server time when this object was created.',
+    priority: 0,
+    cell: (o, now) => age(o.metadata.creationTimestamp, now),
+  },
+];
+
 function columnsOf(def: ResourceDef): readonly Column[] {
+  if (def === NAMESPACES) return NAMESPACE_COLUMNS;
   return def === EVENTS ? EVENT_COLUMNS : MANAGED_COLUMNS;
 }
 
