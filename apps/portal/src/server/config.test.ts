@@ -86,6 +86,16 @@ describe('portal configuration', () => {
     ).toEqual({ maxAccountsPerUser: 3, maxCreatesPerHour: 100 });
   });
 
+  it('allows each user 5 open event streams unless told otherwise, and refuses a bad count naming the variable', () => {
+    expect(parseConfig({ PORTAL_AUTH: 'none' }).maxStreamsPerUser).toBe(5);
+    expect(parseConfig({ PORTAL_AUTH: 'none', PORTAL_MAX_STREAMS_PER_USER: '2' }).maxStreamsPerUser).toBe(2);
+    for (const bad of ['0', '1.5', 'many']) {
+      expect(() => parseConfig({ PORTAL_AUTH: 'none', PORTAL_MAX_STREAMS_PER_USER: bad })).toThrow(
+        'PORTAL_MAX_STREAMS_PER_USER',
+      );
+    }
+  });
+
   it.each([
     [{ PORTAL_AUTH: 'none', PORTAL_MAX_ACCOUNTS_PER_USER: '0' }, 'PORTAL_MAX_ACCOUNTS_PER_USER'],
     [{ PORTAL_AUTH: 'none', PORTAL_MAX_ACCOUNTS_PER_USER: '2.5' }, 'PORTAL_MAX_ACCOUNTS_PER_USER'],

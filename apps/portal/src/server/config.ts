@@ -47,6 +47,8 @@ export interface PortalConfig {
   tracing: TracingSwitch;
   /** A trace viewer's URL with `{traceId}` in it: the account page links each history entry to its trace. */
   traceUrlTemplate?: string;
+  /** Live event streams (GET /api/platform/events) one user may hold open at once (PORTAL_MAX_STREAMS_PER_USER). */
+  maxStreamsPerUser: number;
 }
 
 export interface AzureObservationConfig {
@@ -231,6 +233,7 @@ export function parseConfig(env: Env): PortalConfig {
     },
     tracing: parseTracing(env),
     ...optional('traceUrlTemplate', parseTraceUrlTemplate(env)),
+    maxStreamsPerUser: parseCount(env, 'PORTAL_MAX_STREAMS_PER_USER', 5),
   };
 }
 

@@ -1,6 +1,7 @@
 import 'server-only';
 import type { Logger } from 'pino';
 import type { ResourceGroup, StorageAccount } from '@/lib/platform/types';
+import { accountFeed } from '../live/account-feed';
 import { logger } from '../log/logger';
 import { processWide } from '../process-wide';
 import { toStorageAccount } from '../platform/account-mapper';
@@ -85,7 +86,7 @@ export function createClusterCache(client: ClusterClient, baseLogger: Logger = l
 // Next.js may load a server module once per bundle (route handlers, pages); the cache is
 // process-wide so every copy shares one, with one set of watches.
 interface Registry {
-  current?: { key: string; cache: ClusterCache };
+  current?: { key: string; cache: ClusterCache; unfollow: () => void };
 }
 const registry = (): Registry => processWide<Registry>('cluster-cache', () => ({}));
 
@@ -98,8 +99,10 @@ export function processClusterCache(key: string, client: ClusterClient): Cluster
   const current = holder.current;
   if (current?.key === key) return current.cache;
   current?.cache.stop();
+  current?.unfollow();
   const cache = createClusterCache(client);
-  holder.current = { key, cache };
+  // The live event stream hears every change of the accounts this cache follows.
+  holder.current = { key, cache, unfollow: accountFeed().follow(cache.accounts) };
   cache.start();
   return cache;
 }

@@ -98,7 +98,12 @@ function deferred(): { promise: Promise<void>; resolve: () => void } {
   return { promise, resolve };
 }
 
+/** One change of a collection, as a listener hears it; `reset` after a (re-)list replaced everything. */
+export type CollectionChange<T> =
+  { kind: 'set'; name: string; value: T } | { kind: 'removed'; name: string } | { kind: 'reset' };
+
 export class WatchedCollection<T> {
+  private readonly listeners = new Set<(change: CollectionChange<T>) => void>();
   private readonly entries = new Map<string, Entry<T>>();
   /** Versions this portal wrote itself, newer than what the watch has delivered for the name. */
   private readonly ownWrites = new Map<string, string>();
@@ -154,6 +159,16 @@ export class WatchedCollection<T> {
   async get(name: string): Promise<T | undefined> {
     await this.ready();
     return this.entries.get(name)?.value;
+  }
+
+  /** Hears every change from now on (the live event stream); answers how to stop. */
+  subscribe(listener: (change: CollectionChange<T>) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private tell(change: CollectionChange<T>): void {
+    for (const listener of this.listeners) listener(change);
   }
 
   /** Changes whenever the values change. */
@@ -304,6 +319,7 @@ export class WatchedCollection<T> {
     for (const [name, entry] of fresh) this.entries.set(name, entry);
     this.ownWrites.clear();
     this.changed();
+    this.tell({ kind: 'reset' });
     this.resourceVersion = list.resourceVersion;
     if (this.lists > 0) this.relists += 1;
     this.lists += 1;
@@ -379,12 +395,16 @@ export class WatchedCollection<T> {
   }
 
   private set(name: string, object: unknown): void {
-    this.entries.set(name, { value: this.options.map(object), resourceVersion: versionOf(object) });
+    const value = this.options.map(object);
+    this.entries.set(name, { value, resourceVersion: versionOf(object) });
     this.changed();
+    this.tell({ kind: 'set', name, value });
   }
 
   private remove(name: string): void {
-    if (this.entries.delete(name)) this.changed();
+    if (!this.entries.delete(name)) return;
+    this.changed();
+    this.tell({ kind: 'removed', name });
   }
 
   private changed(): void {
