@@ -14,13 +14,13 @@ import type { Metadata } from 'next';
 import { AppLink, LinkButton } from '@/components/common/LinkButton';
 import { PageHeader } from '@/components/common/PageHeader';
 import { PlatformProblem } from '@/components/common/PlatformProblem';
-import { AutoRefresh } from '@/components/resources/AutoRefresh';
+import { LiveUpdates } from '@/components/resources/LiveUpdates';
 import { inventoryHref } from '@/components/resources/inventory-href';
 import { StateChip } from '@/components/resources/StateChip';
-import { UNSETTLED_STATES } from '@/lib/platform/types';
 import { applicationsPage, parseApplicationsCursor } from '@/server/platform/applications-page';
 import { loadPlatformData } from '@/server/platform/page-data';
 import { platformMode, summariseApplications } from '@/server/platform/storage-accounts';
+import { accountFeed } from '@/server/live/account-feed';
 
 export const metadata: Metadata = { title: 'Applications' };
 
@@ -34,6 +34,7 @@ export default async function ApplicationsPage({ searchParams }: { searchParams:
   const raw = (await searchParams)['cursor'];
   // A hand-edited cursor shows the first page rather than an error page.
   const cursor = parseApplicationsCursor(Array.isArray(raw) ? raw[0] : raw);
+  const since = accountFeed().latestId;
   const loaded = await loadPlatformData(async () => applicationsPage(await summariseApplications(), { cursor }));
   return (
     <>
@@ -61,9 +62,7 @@ export default async function ApplicationsPage({ searchParams }: { searchParams:
         </Card>
       ) : (
         <>
-          <AutoRefresh
-            active={loaded.value.items.some((summary) => UNSETTLED_STATES.some((state) => summary.byState[state] > 0))}
-          />
+          <LiveUpdates since={since} />
           <TableContainer component={Paper}>
             <Table aria-label="Applications and their storage accounts" sx={{ tableLayout: 'fixed' }}>
               <TableHead>

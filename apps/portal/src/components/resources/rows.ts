@@ -1,5 +1,4 @@
 import type { StorageAccount } from '@/lib/platform/types';
-import { UNSETTLED_STATES } from '@/lib/platform/types';
 import { formatAge } from './format';
 import type { ResourceRow } from './ResourceTable';
 
@@ -12,8 +11,4 @@ export function toResourceRow(account: StorageAccount, now: number): ResourceRow
   if (account.stateDetail) row.stateDetail = account.stateDetail;
   if (account.classification) row.classification = account.classification;
   return row;
-}
-
-export function anyUnsettled(accounts: readonly StorageAccount[]): boolean {
-  return accounts.some((account) => UNSETTLED_STATES.includes(account.state));
 }

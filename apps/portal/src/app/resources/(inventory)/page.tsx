@@ -4,14 +4,15 @@ import type { Metadata } from 'next';
 import { AppLink, LinkButton } from '@/components/common/LinkButton';
 import { PageHeader } from '@/components/common/PageHeader';
 import { PlatformProblem } from '@/components/common/PlatformProblem';
-import { AutoRefresh } from '@/components/resources/AutoRefresh';
 import { DeletionNotice } from '@/components/resources/DeletionNotice';
+import { LiveUpdates } from '@/components/resources/LiveUpdates';
 import { InventorySources } from '@/components/resources/InventorySources';
 import { emptyInventoryMessage } from '@/components/resources/empty-inventory';
 import { inventoryHref } from '@/components/resources/inventory-href';
 import { ResourceTable } from '@/components/resources/ResourceTable';
-import { anyUnsettled, toResourceRow } from '@/components/resources/rows';
+import { toResourceRow } from '@/components/resources/rows';
 import { CLASSIFICATION_LABELS } from '@/lib/platform/classification';
+import { accountFeed } from '@/server/live/account-feed';
 import { inventoryPage, parseInventoryQuery } from '@/server/platform/inventory-query';
 import { loadPlatformData } from '@/server/platform/page-data';
 import { platformMode, storageAccountInventory } from '@/server/platform/storage-accounts';
@@ -29,6 +30,8 @@ function first(value: string | string[] | undefined): string | undefined {
 
 export default async function ResourcesPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const raw = await searchParams;
+  // Before the data is read: a change from here on reaches the page through the live stream.
+  const since = accountFeed().latestId;
   const deleted = first(raw['deleted']);
   const params = new URLSearchParams();
   for (const name of ['q', 'state', 'class', 'sort', 'cursor']) {
@@ -89,8 +92,8 @@ export default async function ResourcesPage({ searchParams }: { searchParams: Pr
                 <AppLink href={inventoryHref({ ...view, class: undefined })}>Show every account</AppLink>
               </>
             ) : null}
-            {/* Keep refreshing until a just-deleted account has left the list, whatever state it reports. */}
-            <AutoRefresh active={anyUnsettled(loaded.value.page.items) || loaded.value.deletedStillListed} />
+            {/* Every change (a just-deleted account leaving the list among them) re-renders the page. */}
+            <LiveUpdates since={since} />
           </Box>
           <ResourceTable
             page={{

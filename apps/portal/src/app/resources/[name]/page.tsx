@@ -11,10 +11,10 @@ import { LoadingState } from '@/components/common/LoadingState';
 import { RefreshButton } from '@/components/common/RefreshButton';
 import { PageHeader } from '@/components/common/PageHeader';
 import { PlatformProblem } from '@/components/common/PlatformProblem';
-import { AutoRefresh } from '@/components/resources/AutoRefresh';
 import { DeleteResourceDialog } from '@/components/resources/DeleteResourceDialog';
 import { EditAccountDialog } from '@/components/resources/EditAccountDialog';
 import { HistorySection } from '@/components/resources/HistorySection';
+import { LiveUpdates } from '@/components/resources/LiveUpdates';
 import { IntentSection } from '@/components/resources/IntentSection';
 import { RemediationActions } from '@/components/resources/RemediateDialog';
 import { offeredRemediations } from '@/lib/platform/remediations';
@@ -30,10 +30,11 @@ import { StateChip } from '@/components/resources/StateChip';
 import { SyncSection } from '@/components/resources/SyncSection';
 import { azurePortalUrl, formatAccountKind, formatReplication, yesNo } from '@/lib/platform/display';
 import { ACCESS_TIER_KINDS, type AccountKind } from '@/lib/platform/storage-rules';
-import { UNSETTLED_STATES, type StorageAccount } from '@/lib/platform/types';
+import type { StorageAccount } from '@/lib/platform/types';
 import { fixedCombination } from '@/server/platform/account-change-plan';
 import { decide } from '@/lib/auth/permissions';
 import { signedInPrincipal } from '@/server/auth/current-principal';
+import { accountFeed } from '@/server/live/account-feed';
 import { intentComparison } from '@/server/intent/inventory';
 import { accountHistory, intentIsDurable } from '@/server/intent/record-intent';
 import { loadConfig } from '@/server/config';
@@ -112,6 +113,7 @@ function fixedSettings(account: StorageAccount): { field: string; value: string 
 // resource answers with a real HTTP 404; the slower parts have their own loading state below.
 export default async function ResourcePage({ params }: Params) {
   const name = decodeURIComponent((await params).name);
+  const since = accountFeed().latestId;
   const loaded = await loadPlatformData(() => getStorageAccount(name));
   // A malformed name cannot exist, so it is "not found" too.
   if (!loaded.ok && (loaded.status === 404 || loaded.status === 400)) notFound();
@@ -140,7 +142,7 @@ export default async function ResourcePage({ params }: Params) {
             <span>Azure storage account</span>
             <StateChip state={account.state} />
             {account.stateDetail ? <span>{account.stateDetail}</span> : null}
-            <AutoRefresh active={UNSETTLED_STATES.includes(account.state)} />
+            <LiveUpdates since={since} account={account.name} />
             <RefreshButton />
           </Box>
         }
