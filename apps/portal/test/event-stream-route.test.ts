@@ -148,4 +148,40 @@ describe('GET /api/platform/events', () => {
     again?.close();
     for (const stream of streams) stream.close();
   }, 30_000);
+
+  it('notifies the user who started an action when it completes or fails, and nobody else', async () => {
+    const rita = { user: 'rita', groups: 'portal-requesters' };
+    const ritaStream = await open('rita');
+    const otherStream = await open('sam');
+    try {
+      await warm(ritaStream);
+      const create = (name: string) =>
+        host.call<{ item: { name: string } }>('POST', '/api/platform/resources', rita, {
+          name,
+          application: 'webshop',
+          environment: 'dev',
+          resourceGroup: 'rg-books-dev',
+          location: 'westeurope',
+        });
+      const good = `stnotegood${sequence++}`;
+      const bad = `stnotebad${sequence++}`;
+      cluster.standIn.injectFailure(bad, 'quota exceeded');
+      expect((await create(good)).status).toBe(201);
+      expect((await create(bad)).status).toBe(201);
+      const notified = (name: string) => (frame: SseFrame) =>
+        frame.event === 'notification' && (JSON.parse(frame.data ?? '{}') as { account?: string }).account === name;
+      const completed = JSON.parse((await ritaStream.next(notified(good), 10_000)).data ?? '{}') as object;
+      expect(completed).toMatchObject({ account: good, action: 'create', outcome: 'completed' });
+      const failed = JSON.parse((await ritaStream.next(notified(bad), 10_000)).data ?? '{}') as object;
+      expect(failed).toMatchObject({ account: bad, action: 'create', outcome: 'failed' });
+      expect((failed as { reason: string }).reason).toMatch(/ReconcileError.*quota exceeded/);
+      // Sam's stream carries the accounts' changes, but not Rita's notifications.
+      await otherStream.next(about(good));
+      expect(otherStream.frames.some((f) => f.event === 'notification')).toBe(false);
+    } finally {
+      cluster.standIn.clearFailure();
+      ritaStream.close();
+      otherStream.close();
+    }
+  }, 30_000);
 });

@@ -2,6 +2,7 @@ import 'server-only';
 import { currentTraceId } from '../telemetry/trace-context';
 import type { Principal } from '@/lib/auth/permissions';
 import type { Actor, HistoryItem } from '@/lib/platform/intent';
+import { expectOutcome } from '../live/follow-accounts';
 import { logger } from '../log/logger';
 import type { RequestContext } from '../platform/backend';
 import { PlatformError } from '../platform/errors';
@@ -59,6 +60,7 @@ export async function recordedAction<T>(
     throw error;
   }
   await settle({ status: 'applied' });
+  expectOutcome(intent.account, context.principal.subject, intent.action, result);
   return result;
 }
 

@@ -1,7 +1,7 @@
 import 'server-only';
 import type { Logger } from 'pino';
 import type { ResourceGroup, StorageAccount } from '@/lib/platform/types';
-import { accountFeed } from '../live/account-feed';
+import { followAccounts } from '../live/follow-accounts';
 import { logger } from '../log/logger';
 import { processWide } from '../process-wide';
 import { toStorageAccount } from '../platform/account-mapper';
@@ -102,7 +102,7 @@ export function processClusterCache(key: string, client: ClusterClient): Cluster
   current?.unfollow();
   const cache = createClusterCache(client);
   // The live event stream hears every change of the accounts this cache follows.
-  holder.current = { key, cache, unfollow: accountFeed().follow(cache.accounts) };
+  holder.current = { key, cache, unfollow: followAccounts(cache.accounts) };
   cache.start();
   return cache;
 }

@@ -20,8 +20,11 @@ export interface AccountChange {
   resourceVersion?: string;
 }
 
-export type FeedEvent = { id: number } & (
-  { event: 'account'; data: AccountChange } | { event: 'reload'; data: object }
+/** An event; one with `to` is for that user's streams only (a notification). */
+export type FeedEvent = { id: number; to?: string } & (
+  | { event: 'account'; data: AccountChange }
+  | { event: 'reload'; data: object }
+  | { event: 'notification'; data: object }
 );
 
 export type Replay = { events: FeedEvent[] } | { reload: true };

@@ -20,6 +20,7 @@ function stream(feed: AccountFeed, options: Partial<Parameters<typeof eventStrea
   let closed = 0;
   const response = eventStreamResponse({
     feed,
+    subject: 'erin',
     resumeFrom: null,
     stillSignedIn: async () => true,
     onClose: () => (closed += 1),

@@ -17,6 +17,8 @@ const RETRY_MS = 1_000;
 
 export interface EventStreamOptions {
   feed: AccountFeed;
+  /** The signed-in user's subject: events meant for someone else (notifications) are left out. */
+  subject: string;
   /** The Last-Event-ID header of a reconnect, else the page's own starting point (?since=). */
   resumeFrom: string | null;
   /** Whether the session that opened the stream is still signed in. */
@@ -56,6 +58,7 @@ export function eventStreamResponse(options: EventStreamOptions): Response {
           // Already closed by the client going away.
         }
       };
+      const forThisUser = (event: FeedEvent): boolean => event.to === undefined || event.to === options.subject;
       const send = (text: string): void => {
         if (closed) return;
         try {
@@ -70,9 +73,11 @@ export function eventStreamResponse(options: EventStreamOptions): Response {
       if (Number.isSafeInteger(resumeFrom)) {
         const replay = feed.since(resumeFrom);
         if ('reload' in replay) send(frame({ id: feed.latestId, event: 'reload', data: {} }));
-        else for (const event of replay.events) send(frame(event));
+        else for (const event of replay.events) if (forThisUser(event)) send(frame(event));
       }
-      unsubscribe = feed.subscribe((event) => send(frame(event)));
+      unsubscribe = feed.subscribe((event) => {
+        if (forThisUser(event)) send(frame(event));
+      });
       timers.push(setInterval(() => send(': heartbeat\n\n'), options.heartbeatMs ?? HEARTBEAT_MS));
       timers.push(
         setInterval(() => {

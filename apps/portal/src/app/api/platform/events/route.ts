@@ -27,6 +27,7 @@ export const GET = handleRoute(async (request, context) => {
   const credentials = requestCredentials(request);
   return eventStreamResponse({
     feed: accountFeed(),
+    subject: context.principal.subject,
     resumeFrom: request.headers.get('last-event-id') ?? new URL(request.url).searchParams.get('since'),
     stillSignedIn: async () =>
       (await resolvePrincipal(config.auth, credentials))?.subject === context.principal.subject,
