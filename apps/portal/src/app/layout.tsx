@@ -7,10 +7,13 @@ import { AccountMenu } from '@/components/layout/AccountMenu';
 import { AppShell } from '@/components/layout/AppShell';
 import { AuthBanner } from '@/components/layout/AuthBanner';
 import { MockBanner } from '@/components/layout/MockBanner';
+import { NotificationsMenu } from '@/components/layout/NotificationsMenu';
 import { Providers } from '@/components/layout/Providers';
 import { currentPrincipal } from '@/server/auth/current-principal';
 import { loadConfig } from '@/server/config';
 import { NONCE_HEADER } from '@/server/http/security-headers';
+import { accountFeed } from '@/server/live/account-feed';
+import { notificationCenter } from '@/server/live/notifications';
 import { platformMode } from '@/server/platform/storage-accounts';
 
 export const metadata: Metadata = {
@@ -31,12 +34,17 @@ async function PlatformBanner() {
   );
 }
 
-/** The signed-in user in the app bar; nothing on the public sign-in pages, where nobody is signed in. */
+/** The signed-in user and their notifications in the app bar; nothing on the public sign-in pages, where nobody is signed in. */
 async function Account() {
   await connection();
   const principal = await currentPrincipal();
   if (!principal) return null;
-  return <AccountMenu principal={principal} canSignOut={loadConfig().auth.mode === 'oidc'} />;
+  return (
+    <>
+      <NotificationsMenu since={accountFeed().latestId} initial={notificationCenter().forUser(principal.subject)} />
+      <AccountMenu principal={principal} canSignOut={loadConfig().auth.mode === 'oidc'} />
+    </>
+  );
 }
 
 /**
