@@ -2,7 +2,10 @@
  * The real server's /metrics through Prometheus's own linter, `promtool check metrics` (Debian
  * package `prometheus`, which .ci/run installs before this suite): metric names and help texts
  * that Prometheus's conventions reject (a gauge named like a counter's _total or a histogram's
- * _count) fail here, in both formats the endpoint serves.
+ * _count) fail here. promtool lints the Prometheus text format only: given OpenMetrics, it looks
+ * for a counter's help under its sample name (`http_requests_total`), where OpenMetrics puts it
+ * under the family's (`http_requests`), so the OpenMetrics answer (the same families) is checked
+ * by the API's own tests (test/telemetry/tracing.test.ts), not here.
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -18,12 +21,12 @@ after(async () => {
   await server.exit;
 });
 
-async function scrape(accept?: string): Promise<string> {
+async function scrape(): Promise<string> {
   const base = `http://127.0.0.1:${server.port}`;
   // Requests first, so the request metrics have series (a histogram with samples, labels).
   await fetch(`${base}/api/v1/books`).then((response) => response.arrayBuffer());
   await fetch(`${base}/api/v1/books/search?q=martin`).then((response) => response.arrayBuffer());
-  const response = await fetch(`${base}/metrics`, accept === undefined ? {} : { headers: { accept } });
+  const response = await fetch(`${base}/metrics`);
   assert.equal(response.status, 200);
   return response.text();
 }
@@ -37,13 +40,6 @@ function promtoolCheck(text: string): { status: number | null; output: string } 
 test('promtool check metrics accepts the Prometheus text format of /metrics', async () => {
   const text = await scrape();
   assert.match(text, /^# TYPE books_stored gauge$/m);
-  const { status, output } = promtoolCheck(text);
-  assert.equal(output, '');
-  assert.equal(status, 0);
-});
-
-test('promtool check metrics accepts the OpenMetrics format of /metrics', async () => {
-  const text = await scrape('application/openmetrics-text');
   const { status, output } = promtoolCheck(text);
   assert.equal(output, '');
   assert.equal(status, 0);
