@@ -8,3 +8,4 @@ export type { OtlpProtocol, TracingSwitch } from './tracing-switch.js';
 export { ReportedExporter } from './export-failures.js';
 export type { ExportFailureLog, SpanExporterLike } from './export-failures.js';
 export { describeStatement, tracedSql } from './traced-sql.js';
+export { COUNTER_NAMED_PROCESS_GAUGES } from './process-metrics.js';

@@ -1,3 +1,4 @@
+import { COUNTER_NAMED_PROCESS_GAUGES } from '@books/shared-rules';
 import { collectDefaultMetrics, Registry } from 'prom-client';
 
 // Process and runtime metrics describe the whole Node.js process, not one app instance, and
@@ -10,11 +11,7 @@ export function getProcessRegistry(): Registry {
   if (processRegistry === undefined) {
     processRegistry = new Registry();
     collectDefaultMetrics({ register: processRegistry });
-    // prom-client also reports each of these gauges' sum under a counter's _total suffix, which
-    // Prometheus's naming rules (promtool check metrics) reject; the by-type gauges without the
-    // suffix (nodejs_active_handles ...) stay, and sum() over them gives the total.
-    for (const name of ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total'])
-      processRegistry.removeSingleMetric(name);
+    for (const name of COUNTER_NAMED_PROCESS_GAUGES) processRegistry.removeSingleMetric(name);
   }
   return processRegistry;
 }

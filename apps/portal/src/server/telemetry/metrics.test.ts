@@ -70,6 +70,19 @@ describe('the portal metrics listener', () => {
     expect(routes).toContain('other');
   });
 
+  it('names every metric as Prometheus does: _total only on counters, no metric named _count', async () => {
+    const types = new Map(
+      [...(await scrape()).matchAll(/^# TYPE (\S+) (\S+)$/gm)].map((match) => [match[1] ?? '', match[2] ?? '']),
+    );
+    expect(types.get('portal_http_requests_total')).toBe('counter');
+    expect(types.get('nodejs_active_handles')).toBe('gauge');
+    // promtool check metrics rejects a gauge named like a counter or like a histogram's count.
+    for (const [name, type] of types) {
+      if (name.endsWith('_total')) expect([name, type]).toEqual([name, 'counter']);
+      expect(name).not.toMatch(/_count$/);
+    }
+  });
+
   it('serves only GET /metrics', async () => {
     expect((await fetch(`${base}/`)).status).toBe(404);
     expect((await fetch(`${base}/api/platform/resources`)).status).toBe(404);

@@ -1,5 +1,6 @@
 import 'server-only';
 import { createServer, type Server } from 'node:http';
+import { COUNTER_NAMED_PROCESS_GAUGES } from '@books/shared-rules';
 import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
 import { processWide } from '../process-wide';
 
@@ -26,6 +27,7 @@ interface PortalMetrics {
 function createMetrics(): PortalMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
+  for (const name of COUNTER_NAMED_PROCESS_GAUGES) registry.removeSingleMetric(name);
   const labelNames = ['method', 'route', 'status_code'] as const;
   return {
     registry,
