@@ -11,7 +11,7 @@ import { afterEach, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startPortalServer, type PortalServer } from '../kube-stand-in/portal-server';
 
-/** SHUTDOWN_GRACE_MS of src/server/process/exit-guards.ts (a server-only module). */
+/** SHUTDOWN_GRACE_MS of src/server/runtime/exit-guards.ts (a server-only module). */
 const SHUTDOWN_GRACE_MS = 10_000;
 
 const DEVELOPMENT = { PORTAL_MOCK_PLATFORM: 'true', PORTAL_AUTH: 'none' };

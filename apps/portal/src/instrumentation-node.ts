@@ -1,6 +1,6 @@
-import { ConfigError, loadConfig } from './server/config';
-import { createLogger, logger } from './server/log/logger';
-import { exitAfterSignalGrace, exitWhenOutputCloses, SHUTDOWN_GRACE_MS } from './server/process/exit-guards';
+import { ConfigError, loadConfig } from './server/runtime/config';
+import { createLogger, logger } from './server/runtime/logger';
+import { exitAfterSignalGrace, exitWhenOutputCloses, SHUTDOWN_GRACE_MS } from './server/runtime/exit-guards';
 
 // Before anything else can log: a closed stdout or stderr ends the process instead of looping on
 // EPIPE, and a SIGTERM ends it within the grace period whatever requests are still waiting.
@@ -44,5 +44,5 @@ if (metricsPort !== undefined) {
 }
 
 // On a cluster, start the watch-fed cache now, so the first page view does not wait for its list.
-const { getPlatformBackend } = await import('./server/platform/select-backend');
+const { getPlatformBackend } = await import('./server/backends/select-backend');
 getPlatformBackend();

@@ -3,7 +3,7 @@ export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME === 'nodejs') {
     await import('./instrumentation-node');
     // Migrations of the intent ledger, or the warning that intent is kept in memory only.
-    const { prepareIntentLedger } = await import('./server/intent/select-ledger');
+    const { prepareIntentLedger } = await import('./server/backends/ledger/select-ledger');
     await prepareIntentLedger();
   }
 }

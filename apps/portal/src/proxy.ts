@@ -1,7 +1,7 @@
 import { NextResponse, type NextRequest } from 'next/server';
 import { resolvePrincipal } from '@/server/auth/principal';
 import { SIGN_IN_FAILED_PATH, SIGNED_OUT_PATH, signInPath } from '@/server/auth/sign-in-paths';
-import { loadConfig } from '@/server/config';
+import { loadConfig } from '@/server/runtime/config';
 import { apiHeaders, newNonce, NONCE_HEADER, pageHeaders } from '@/server/http/security-headers';
 
 /**
@@ -57,7 +57,7 @@ export async function proxy(request: NextRequest): Promise<Response> {
   // Pages, including the client router's own fetches of them (navigations and prefetches): Next
   // strips their RSC headers before the proxy runs, so they cannot be told apart here. All of them
   // go to the sign-in route on this origin, which sees those headers and answers router fetches
-  // without the cross-origin redirect to the provider (src/server/auth/sign-in-flow.ts).
+  // without the cross-origin redirect to the provider (src/server/services/sign-in-flow.ts).
   if (config.auth.mode === 'oidc') {
     const location = new URL(signInPath(`${pathname}${search}`), config.auth.oidc.publicUrl);
     return withHeaders(NextResponse.redirect(location, { status: 303 }), refusal);

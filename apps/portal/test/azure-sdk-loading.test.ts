@@ -76,7 +76,7 @@ describe('loading of the Azure SDK', () => {
     expect(reads).toMatchObject({ listStatus: 200, oneStatus: 200, cloud: { status: 'unconfigured' } });
     expect(reads.items).toBeGreaterThan(0);
     // The hooks saw the observer's module and the cluster client's package load...
-    expect(modules.some((url) => url.endsWith('/src/server/azure/arm-observer.ts'))).toBe(true);
+    expect(modules.some((url) => url.endsWith('/src/server/backends/azure/arm-observer.ts'))).toBe(true);
     expect(modules.some((url) => url.includes('/node_modules/@kubernetes/client-node/'))).toBe(true);
     // ...and nothing of the Azure SDK.
     expect(azureSdkPackages(modules)).toEqual([]);

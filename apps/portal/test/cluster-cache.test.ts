@@ -5,13 +5,13 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { KubeConfig } from '@kubernetes/client-node';
-import { createClusterCache, type ClusterCache } from '../src/server/kubernetes/cluster-cache';
-import { createClusterClient, LIST_CHUNK, type ClusterClient } from '../src/server/kubernetes/cluster-client';
-import { createKubernetesBackend } from '../src/server/kubernetes/kubernetes-backend';
-import { createLogger } from '../src/server/log/logger';
-import { toStorageAccount } from '../src/server/platform/account-mapper';
-import type { AccountObject } from '../src/server/platform/account-object';
-import { PlatformUnavailableError } from '../src/server/platform/errors';
+import { createClusterCache, type ClusterCache } from '../src/server/backends/kubernetes/cluster-cache';
+import { createClusterClient, LIST_CHUNK, type ClusterClient } from '../src/server/backends/kubernetes/cluster-client';
+import { createKubernetesBackend } from '../src/server/backends/kubernetes/kubernetes-backend';
+import { createLogger } from '../src/server/runtime/logger';
+import { toStorageAccount } from '../src/server/model/account-mapper';
+import type { AccountObject } from '../src/server/model/account-object';
+import { PlatformUnavailableError } from '../src/server/model/errors';
 import { eventually, startTestCluster, type TestCluster } from './kubernetes-harness';
 import { storageRequest } from './storage-fixtures';
 

@@ -12,7 +12,7 @@ import { startPostgres, type TestPostgres } from '@books/test-postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ownedChanges } from '../src/lib/platform/owned-settings';
 import { createPostgresSessionStore } from '../src/server/auth/postgres-session-store';
-import { createPostgresLedger } from '../src/server/intent/postgres-ledger';
+import { createPostgresLedger } from '../src/server/backends/ledger/postgres-ledger';
 import { STANDARD_INTENT } from './storage-fixtures';
 
 /** What a machine busy with other suites may add to a reconnect, to the calls and to this loop. */

@@ -252,7 +252,7 @@ describe('classification against intent', () => {
   it('classifies an unchanged inventory once, and again once the cluster changes', async () => {
     await create('stclassonce');
     vi.resetModules();
-    const { classifiedInventory } = await import('../src/server/intent/inventory');
+    const { classifiedInventory } = await import('../src/server/services/inventory/inventory');
     // Two reads with nothing changed between them hand out the very same items.
     const settled = await eventually(async () => {
       const first = await classifiedInventory();

@@ -7,10 +7,10 @@ import { startPostgres, type TestPostgres } from '@books/test-postgres';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ownedChanges } from '../src/lib/platform/owned-settings';
-import type { IntentLedger, NewIntent } from '../src/server/intent/ledger';
-import { createMemoryLedger } from '../src/server/intent/memory-ledger';
-import { createPostgresLedger } from '../src/server/intent/postgres-ledger';
-import { PORTAL_MIGRATIONS } from '../src/server/database/migrations';
+import type { IntentLedger, NewIntent } from '../src/server/model/ledger';
+import { createMemoryLedger } from '../src/server/backends/ledger/memory-ledger';
+import { createPostgresLedger } from '../src/server/backends/ledger/postgres-ledger';
+import { PORTAL_MIGRATIONS } from '../src/server/backends/database/migrations';
 import { STANDARD_INTENT } from './storage-fixtures';
 
 const desired = STANDARD_INTENT;

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
-import { CLUSTER_CALLS, type ClusterCall } from '../src/server/kubernetes/cluster-calls';
+import { CLUSTER_CALLS, type ClusterCall } from '../src/server/backends/kubernetes/cluster-calls';
 import { envOf, podSpec, workloadSpec } from './deploy-manifests';
 
 const deployDir = fileURLToPath(new URL('../../../deploy/kubernetes/', import.meta.url));

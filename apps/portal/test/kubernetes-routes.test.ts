@@ -13,7 +13,7 @@ async function routes() {
   vi.resetModules();
   const resources = await import('../src/app/api/platform/resources/route');
   const resourceGroups = await import('../src/app/api/platform/resource-groups/route');
-  const data = await import('../src/server/platform/storage-accounts');
+  const data = await import('../src/server/services/storage-accounts');
   return { resources, resourceGroups, data };
 }
 

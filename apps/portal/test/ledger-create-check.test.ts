@@ -6,9 +6,9 @@
 import { startPostgres, type TestPostgres } from '@books/test-postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ownedChanges } from '../src/lib/platform/owned-settings';
-import type { CreateFacts, IntentLedger, NewIntent } from '../src/server/intent/ledger';
-import { createMemoryLedger } from '../src/server/intent/memory-ledger';
-import { createPostgresLedger } from '../src/server/intent/postgres-ledger';
+import type { CreateFacts, IntentLedger, NewIntent } from '../src/server/model/ledger';
+import { createMemoryLedger } from '../src/server/backends/ledger/memory-ledger';
+import { createPostgresLedger } from '../src/server/backends/ledger/postgres-ledger';
 import { STANDARD_INTENT } from './storage-fixtures';
 
 const rita = { subject: 'https://login.example.com#rita-sub', display: 'rita@example.com' };

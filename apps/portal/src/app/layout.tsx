@@ -10,11 +10,11 @@ import { MockBanner } from '@/components/layout/MockBanner';
 import { NotificationsMenu } from '@/components/layout/NotificationsMenu';
 import { Providers } from '@/components/layout/Providers';
 import { currentPrincipal } from '@/server/auth/current-principal';
-import { loadConfig } from '@/server/config';
+import { loadConfig } from '@/server/runtime/config';
 import { NONCE_HEADER } from '@/server/http/security-headers';
 import { accountFeed } from '@/server/live/account-feed';
 import { notificationCenter } from '@/server/live/notifications';
-import { platformMode } from '@/server/platform/storage-accounts';
+import { platformMode } from '@/server/services/storage-accounts';
 
 export const metadata: Metadata = {
   title: { default: 'Platform portal', template: '%s · Platform portal' },

@@ -8,8 +8,8 @@ import { PageHeader } from '@/components/common/PageHeader';
 import { PlatformProblem } from '@/components/common/PlatformProblem';
 import { CLASSIFICATION_LABELS, type ClassificationCode } from '@/lib/platform/classification';
 import { ACCOUNT_STATES } from '@/lib/platform/types';
-import { loadPlatformData } from '@/server/platform/page-data';
-import { countStorageAccounts } from '@/server/platform/storage-accounts';
+import { loadPlatformData } from '@/server/services/page-data';
+import { countStorageAccounts } from '@/server/services/storage-accounts';
 
 export const metadata: Metadata = { title: { absolute: 'Platform portal' } };
 

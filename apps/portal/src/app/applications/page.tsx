@@ -17,9 +17,9 @@ import { PlatformProblem } from '@/components/common/PlatformProblem';
 import { LiveUpdates } from '@/components/resources/LiveUpdates';
 import { inventoryHref } from '@/components/resources/inventory-href';
 import { StateChip } from '@/components/resources/StateChip';
-import { applicationsPage, parseApplicationsCursor } from '@/server/platform/applications-page';
-import { loadPlatformData } from '@/server/platform/page-data';
-import { platformMode, summariseApplications } from '@/server/platform/storage-accounts';
+import { applicationsPage, parseApplicationsCursor } from '@/server/services/inventory/applications-page';
+import { loadPlatformData } from '@/server/services/page-data';
+import { platformMode, summariseApplications } from '@/server/services/storage-accounts';
 import { accountFeed } from '@/server/live/account-feed';
 
 export const metadata: Metadata = { title: 'Applications' };

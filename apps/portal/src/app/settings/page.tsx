@@ -5,10 +5,10 @@ import type { Metadata } from 'next';
 import { connection } from 'next/server';
 import { PageHeader } from '@/components/common/PageHeader';
 import { signedInPrincipal } from '@/server/auth/current-principal';
-import { loadConfig } from '@/server/config';
-import { loadClusterConfig } from '@/server/kubernetes/cluster-config';
-import { settingsFor, type SettingEntry, type SettingsSources } from '@/server/portal-settings';
-import { platformMode } from '@/server/platform/storage-accounts';
+import { loadConfig } from '@/server/runtime/config';
+import { loadClusterConfig } from '@/server/backends/kubernetes/cluster-config';
+import { settingsFor, type SettingEntry, type SettingsSources } from '@/server/services/portal-settings';
+import { platformMode } from '@/server/services/storage-accounts';
 
 export const metadata: Metadata = { title: 'Settings' };
 

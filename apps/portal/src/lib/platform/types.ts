@@ -1,6 +1,6 @@
 /**
  * The portal's own view of platform resources. Components render these types only; raw
- * Kubernetes objects never leave src/server/ (see src/server/platform/account-mapper.ts).
+ * Kubernetes objects never leave src/server/ (see src/server/model/account-mapper.ts).
  */
 export type { StorageAccountRequest, StorageAccountRequestInput, FieldErrors } from './storage-request';
 import type { ChangeableSettings } from './account-change';

@@ -3,8 +3,8 @@ import { cookies, headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { cache } from 'react';
 import type { Principal } from '@/lib/auth/permissions';
-import { loadConfig } from '../config';
-import { SignInRequiredError } from '../platform/errors';
+import { loadConfig } from '../runtime/config';
+import { SignInRequiredError } from '../model/errors';
 import { resolvePrincipal } from './principal';
 import { SIGN_IN_PATH } from './sign-in-paths';
 

@@ -1,7 +1,7 @@
 import 'server-only';
 import { decide, type Action, type OwnedResource, type Principal } from '@/lib/auth/permissions';
-import { loadConfig } from '../config';
-import { ForbiddenError, SignInRequiredError } from '../platform/errors';
+import { loadConfig } from '../runtime/config';
+import { ForbiddenError, SignInRequiredError } from '../model/errors';
 import { requestCredentials, resolvePrincipal } from './principal';
 
 /**

@@ -1,9 +1,9 @@
 import 'server-only';
 import * as client from 'openid-client';
 import type { Principal } from '@/lib/auth/permissions';
-import { processWide } from '../process-wide';
-import type { OidcSettings } from './auth-config';
-import { groupsFromClaims, identityFromClaims, roleFromGroups, type RoleMapping } from './role-mapping';
+import { processWide } from '../runtime/process-wide';
+import type { OidcSettings } from '../runtime/auth-config';
+import { groupsFromClaims, identityFromClaims, roleFromGroups, type RoleMapping } from '../model/role-mapping';
 import { CALLBACK_PATH, SIGNED_OUT_PATH } from './sign-in-paths';
 
 /**

@@ -1,6 +1,6 @@
 import 'server-only';
 import { decide, type Action, type Principal, type Role } from '@/lib/auth/permissions';
-import { loadConfig } from '../config';
+import { loadConfig } from '../runtime/config';
 import { signedInPrincipal } from './current-principal';
 
 /**

@@ -1,7 +1,7 @@
 import 'server-only';
 import type { JSONValue } from 'postgres';
 import type { Principal } from '@/lib/auth/permissions';
-import { openPortalPool } from '../database/pool';
+import { openPortalPool } from '../backends/database/pool';
 import { newSessionId, sessionKey, type SessionStore, type StoredSession } from './session-store';
 
 /** Any constant shared by every replica: serialises creating the table when several start at once. */

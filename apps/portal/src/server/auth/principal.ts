@@ -1,9 +1,9 @@
 import 'server-only';
 import { parseCookie } from 'cookie';
 import type { Principal } from '@/lib/auth/permissions';
-import type { AuthConfig } from './auth-config';
+import type { AuthConfig } from '../runtime/auth-config';
 import { carriesProxyProof, PROXY_PROOF_HEADER } from './proxy-proof';
-import { roleFromGroups } from './role-mapping';
+import { roleFromGroups } from '../model/role-mapping';
 import { readSession, sessionCookieName } from './sessions';
 
 /** What a request carries that may identify its user: cookies and headers, however they are read. */

@@ -1,7 +1,7 @@
 import 'server-only';
 import type { Principal } from '@/lib/auth/permissions';
-import { processWide } from '../process-wide';
-import type { SessionSettings } from './auth-config';
+import { processWide } from '../runtime/process-wide';
+import type { SessionSettings } from '../runtime/auth-config';
 import { createPostgresSessionStore } from './postgres-session-store';
 import { seal, unseal } from './sealed-token';
 import { createMemorySessionStore, type SessionStore, type StoredSession } from './session-store';

@@ -1,6 +1,6 @@
 import 'server-only';
-import { logger } from '../log/logger';
-import { PlatformError } from '../platform/errors';
+import { logger } from '../runtime/logger';
+import { PlatformError } from '../model/errors';
 
 export interface ErrorBody {
   error: string;

@@ -1,7 +1,7 @@
 import 'server-only';
 import type { Action, Principal } from '@/lib/auth/permissions';
 import { authorize, requirePrincipal } from '../auth/guard';
-import type { RequestContext } from '../platform/backend';
+import type { RequestContext } from '../model/backend';
 import { errorResponse } from './error-response';
 import { requestContext, requestIdOf } from './request-context';
 import { logRequest } from './request-log';

@@ -1,5 +1,5 @@
 import 'server-only';
-import { InvalidRequestError, PayloadTooLargeError, UnsupportedMediaTypeError } from '../platform/errors';
+import { InvalidRequestError, PayloadTooLargeError, UnsupportedMediaTypeError } from '../model/errors';
 
 export const MAX_BODY_BYTES = 64 * 1024;
 

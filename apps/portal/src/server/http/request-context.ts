@@ -1,7 +1,7 @@
 import 'server-only';
 import { requestIdFrom } from '@books/shared-rules';
 import type { Principal } from '@/lib/auth/permissions';
-import type { RequestContext } from '../platform/backend';
+import type { RequestContext } from '../model/backend';
 
 /** An incoming X-Request-ID when the rule both apps share accepts it (1-128 visible ASCII), otherwise a new UUID. */
 export function requestIdOf(request: Request): string {

@@ -1,5 +1,5 @@
 import 'server-only';
-import { logger } from '../log/logger';
+import { logger } from '../runtime/logger';
 import { recordRequest } from '../telemetry/metrics';
 
 /** One line per API request, and its count and duration in the metrics: who (the signed-in identity, when there is one), what, the answer and how long it took. */

@@ -1,5 +1,5 @@
 import 'server-only';
-import { ForbiddenError } from '../platform/errors';
+import { ForbiddenError } from '../model/errors';
 
 function requestHost(request: Request): string | undefined {
   const forwarded = request.headers.get('x-forwarded-host')?.split(',')[0]?.trim();

@@ -1,7 +1,7 @@
 import 'server-only';
 import type { StorageAccount } from '@/lib/platform/types';
-import type { CollectionChange, WatchedCollection } from '../kubernetes/watched-collection';
-import { processWide } from '../process-wide';
+import type { CollectionChange, WatchedCollection } from '../backends/kubernetes/watched-collection';
+import { processWide } from '../runtime/process-wide';
 
 /**
  * The process's feed of account changes for the live event stream (GET /api/platform/events): fed

@@ -1,6 +1,6 @@
 import 'server-only';
 import type { StorageAccount } from '@/lib/platform/types';
-import type { WatchedCollection } from '../kubernetes/watched-collection';
+import type { WatchedCollection } from '../backends/kubernetes/watched-collection';
 import { accountFeed } from './account-feed';
 import { notificationCenter } from './notifications';
 

@@ -1,8 +1,8 @@
 import 'server-only';
 import { randomUUID } from 'node:crypto';
 import type { StorageAccount } from '@/lib/platform/types';
-import type { CollectionChange } from '../kubernetes/watched-collection';
-import { processWide } from '../process-wide';
+import type { CollectionChange } from '../backends/kubernetes/watched-collection';
+import { processWide } from '../runtime/process-wide';
 import { accountFeed, type AccountFeed } from './account-feed';
 
 /**

@@ -1,5 +1,5 @@
 import 'server-only';
-import { processWide } from '../process-wide';
+import { processWide } from '../runtime/process-wide';
 
 /**
  * Open event streams per user in this process (PORTAL_MAX_STREAMS_PER_USER): each holds a

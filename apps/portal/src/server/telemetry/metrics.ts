@@ -2,7 +2,7 @@ import 'server-only';
 import { createServer, type Server } from 'node:http';
 import { COUNTER_NAMED_PROCESS_GAUGES } from '@books/shared-rules';
 import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
-import { processWide } from '../process-wide';
+import { processWide } from '../runtime/process-wide';
 
 /**
  * The portal's Prometheus metrics: its API routes' rate, errors and duration, and the process's

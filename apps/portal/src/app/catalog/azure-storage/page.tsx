@@ -4,8 +4,8 @@ import { AccessRefused } from '@/components/common/AccessRefused';
 import { PageHeader } from '@/components/common/PageHeader';
 import { PlatformProblem } from '@/components/common/PlatformProblem';
 import { pageRefusal } from '@/server/auth/page-access';
-import { loadPlatformData } from '@/server/platform/page-data';
-import { allowedLocations, listResourceGroups } from '@/server/platform/storage-accounts';
+import { loadPlatformData } from '@/server/services/page-data';
+import { allowedLocations, listResourceGroups } from '@/server/services/storage-accounts';
 
 export const metadata: Metadata = { title: 'New Azure storage account' };
 

@@ -13,9 +13,9 @@ import { ResourceTable } from '@/components/resources/ResourceTable';
 import { toResourceRow } from '@/components/resources/rows';
 import { CLASSIFICATION_LABELS } from '@/lib/platform/classification';
 import { accountFeed } from '@/server/live/account-feed';
-import { inventoryPage, parseInventoryQuery } from '@/server/platform/inventory-query';
-import { loadPlatformData } from '@/server/platform/page-data';
-import { platformMode, storageAccountInventory } from '@/server/platform/storage-accounts';
+import { inventoryPage, parseInventoryQuery } from '@/server/services/inventory/inventory-query';
+import { loadPlatformData } from '@/server/services/page-data';
+import { platformMode, storageAccountInventory } from '@/server/services/storage-accounts';
 
 export const metadata: Metadata = { title: 'Resources' };
 

@@ -31,15 +31,15 @@ import { SyncSection } from '@/components/resources/SyncSection';
 import { azurePortalUrl, formatAccountKind, formatReplication, yesNo } from '@/lib/platform/display';
 import { ACCESS_TIER_KINDS, type AccountKind } from '@/lib/platform/storage-rules';
 import type { StorageAccount } from '@/lib/platform/types';
-import { fixedCombination } from '@/server/platform/account-change-plan';
+import { fixedCombination } from '@/server/model/account-change-plan';
 import { decide } from '@/lib/auth/permissions';
 import { signedInPrincipal } from '@/server/auth/current-principal';
 import { accountFeed } from '@/server/live/account-feed';
-import { intentComparison } from '@/server/intent/inventory';
-import { accountHistory, intentIsDurable } from '@/server/intent/record-intent';
-import { loadConfig } from '@/server/config';
-import { loadPlatformData } from '@/server/platform/page-data';
-import { getStorageAccount, getStorageAccountActivity } from '@/server/platform/storage-accounts';
+import { intentComparison } from '@/server/services/inventory/inventory';
+import { accountHistory, intentIsDurable } from '@/server/services/record-intent';
+import { loadConfig } from '@/server/runtime/config';
+import { loadPlatformData } from '@/server/services/page-data';
+import { getStorageAccount, getStorageAccountActivity } from '@/server/services/storage-accounts';
 
 type Params = { params: Promise<{ name: string }> };
 

@@ -1,4 +1,4 @@
-import { signIn } from '@/server/auth/sign-in-flow';
+import { signIn } from '@/server/services/sign-in-flow';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,5 +1,5 @@
 import { methodNotAllowed } from '@/server/http/handle-route';
-import { signOut } from '@/server/auth/sign-in-flow';
+import { signOut } from '@/server/services/sign-in-flow';
 
 export const dynamic = 'force-dynamic';
 

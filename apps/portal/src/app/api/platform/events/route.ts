@@ -1,11 +1,11 @@
 import { requestCredentials, resolvePrincipal } from '@/server/auth/principal';
-import { loadConfig } from '@/server/config';
+import { loadConfig } from '@/server/runtime/config';
 import { handleRoute, methodNotAllowed } from '@/server/http/handle-route';
 import { accountFeed } from '@/server/live/account-feed';
 import { eventStreamResponse } from '@/server/live/event-stream';
 import { acquireStream } from '@/server/live/stream-limits';
-import { TooManyRequestsError } from '@/server/platform/errors';
-import { getPlatformBackend } from '@/server/platform/select-backend';
+import { TooManyRequestsError } from '@/server/model/errors';
+import { getPlatformBackend } from '@/server/backends/select-backend';
 
 export const dynamic = 'force-dynamic';
 

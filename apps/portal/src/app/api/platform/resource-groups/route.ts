@@ -1,5 +1,5 @@
 import { handleRoute, methodNotAllowed } from '@/server/http/handle-route';
-import { listResourceGroups } from '@/server/platform/storage-accounts';
+import { listResourceGroups } from '@/server/services/storage-accounts';
 
 export const dynamic = 'force-dynamic';
 

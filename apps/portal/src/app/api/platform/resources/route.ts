@@ -1,14 +1,14 @@
 import { handleRoute, methodNotAllowed } from '@/server/http/handle-route';
 import { readJsonBody } from '@/server/http/json-body';
-import { changeStorageAccount } from '@/server/platform/account-changes';
-import { parseInventoryQuery } from '@/server/platform/inventory-query';
+import { changeStorageAccount } from '@/server/services/account-changes';
+import { parseInventoryQuery } from '@/server/services/inventory/inventory-query';
 import {
   createStorageAccount,
   deleteStorageAccount,
   getStorageAccount,
   listStorageAccountPage,
   validateStorageAccount,
-} from '@/server/platform/storage-accounts';
+} from '@/server/services/storage-accounts';
 
 export const dynamic = 'force-dynamic';
 

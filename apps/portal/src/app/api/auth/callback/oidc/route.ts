@@ -1,4 +1,4 @@
-import { signInCallback } from '@/server/auth/sign-in-flow';
+import { signInCallback } from '@/server/services/sign-in-flow';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,5 +1,5 @@
 import { handleRoute, methodNotAllowed } from '@/server/http/handle-route';
-import { accountHistory } from '@/server/intent/record-intent';
+import { accountHistory } from '@/server/services/record-intent';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,6 +1,6 @@
 import { handleRoute, methodNotAllowed } from '@/server/http/handle-route';
 import { readJsonBody } from '@/server/http/json-body';
-import { remediate } from '@/server/intent/remediation';
+import { remediate } from '@/server/services/remediation';
 
 export const dynamic = 'force-dynamic';
 

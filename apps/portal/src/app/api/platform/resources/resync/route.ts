@@ -1,5 +1,5 @@
 import { handleRoute, methodNotAllowed } from '@/server/http/handle-route';
-import { resyncStorageAccount } from '@/server/platform/account-changes';
+import { resyncStorageAccount } from '@/server/services/account-changes';
 
 export const dynamic = 'force-dynamic';
 
