@@ -66,6 +66,21 @@ describe('live updates', () => {
     expect(refresh).toHaveBeenCalledTimes(2);
   });
 
+  it('holds a re-render back while a dialog is open, and makes it once the dialog closes', () => {
+    render(<LiveUpdates since={1} />);
+    const dialog = document.createElement('div');
+    dialog.setAttribute('role', 'dialog');
+    document.body.append(dialog);
+    act(() => {
+      source().emit('account', { type: 'changed', name: 'sta' });
+      vi.advanceTimersByTime(5_000);
+    });
+    expect(refresh).not.toHaveBeenCalled();
+    dialog.remove();
+    act(() => void vi.advanceTimersByTime(1_000));
+    expect(refresh).toHaveBeenCalledTimes(1);
+  });
+
   it("on an account's page, follows only that account", () => {
     render(<LiveUpdates since={1} account="stmine" />);
     act(() => {

@@ -7,12 +7,23 @@ import { listenLive } from '@/components/live/live-connection';
 
 /** Changes arriving together (a provider's Synced then Ready) re-render the page once. */
 const SETTLE_MS = 200;
+/** How often a re-render held back by an open dialog looks again whether the dialog is closed. */
+const DIALOG_RECHECK_MS = 500;
+
+/**
+ * A dialog is open (a review, a change, a delete): re-rendering now could take away the button
+ * that opened it, and the dialog with it, while the person is still reading or typing.
+ */
+function dialogOpen(): boolean {
+  return document.querySelector('[role="dialog"]') !== null;
+}
 
 /**
  * Keeps the page's server data current from the live event stream (GET /api/platform/events):
  * when an account changes in the cluster, the page re-renders its server data; nothing is asked
- * while nothing changes. `since` is the stream position the page was rendered at, so a change
- * between the render and the connection is not missed; `account` narrows it to one account's page.
+ * while nothing changes, and a re-render waits while a dialog is open. `since` is the stream
+ * position the page was rendered at, so a change between the render and the connection is not
+ * missed; `account` narrows it to one account's page.
  */
 export function LiveUpdates({ since, account }: { since: number; account?: string }) {
   const router = useRouter();
@@ -21,11 +32,16 @@ export function LiveUpdates({ since, account }: { since: number; account?: strin
   const start = useRef(since);
   useEffect(() => {
     let timer: ReturnType<typeof setTimeout> | undefined;
+    const rerender = (): void => {
+      if (dialogOpen()) {
+        timer = setTimeout(rerender, DIALOG_RECHECK_MS);
+        return;
+      }
+      timer = undefined;
+      router.refresh();
+    };
     const refresh = (): void => {
-      timer ??= setTimeout(() => {
-        timer = undefined;
-        router.refresh();
-      }, SETTLE_MS);
+      timer ??= setTimeout(rerender, SETTLE_MS);
     };
     const stops = [
       listenLive(start.current, 'open', () => setLive(true)),
