@@ -458,7 +458,7 @@ describe('portal sign-in configurations', () => {
       assert.ok((query.get('nonce') ?? '').length >= 22, 'a random nonce');
 
       const cookie = started.headers.get('set-cookie') ?? '';
-      assert.match(cookie, /^__Host-portal-sign-in=/);
+      assert.match(cookie, /^__Host-portal-sign-in-[\w-]{16,128}=/);
       assert.match(cookie, /; Secure/i);
       assert.match(cookie, /; HttpOnly/i);
       assert.match(cookie, /; SameSite=Lax/i);

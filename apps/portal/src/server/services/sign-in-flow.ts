@@ -1,4 +1,5 @@
 import 'server-only';
+import { parseCookie } from 'cookie';
 import { NextResponse } from 'next/server';
 import { loadConfig } from '../runtime/config';
 import { errorResponse } from '../http/error-response';
@@ -21,8 +22,25 @@ type OidcAuth = Extract<AuthConfig, { mode: 'oidc' }>;
 const SIGN_IN_WINDOW_MS = 10 * 60 * 1000;
 const NO_STORE = { 'Cache-Control': 'no-store' };
 
-function transactionCookieName(auth: OidcAuth): string {
-  return auth.session.secure ? '__Host-portal-sign-in' : 'portal-sign-in';
+/**
+ * Each sign-in has a cookie of its own, named by its state: a second sign-in started in the same
+ * browser (another tab, or an open page whose session ended and that reloads itself) must not
+ * overwrite the transaction of one waiting at the provider, whose callback would then be refused.
+ */
+function transactionCookiePrefix(auth: OidcAuth): string {
+  return auth.session.secure ? '__Host-portal-sign-in-' : 'portal-sign-in-';
+}
+
+/** The states openid-client makes (base64url); anything else in a callback names no transaction. */
+const STATE = /^[\w-]{16,128}$/;
+
+/** Sign-ins one browser may have in progress at once; starting another ends the oldest. */
+const MAX_SIGN_INS_IN_PROGRESS = 3;
+
+/** The transaction cookies the browser sent, in the order it sent them (oldest first, as browsers order them). */
+function transactionCookiesIn(request: Request, auth: OidcAuth): string[] {
+  const prefix = transactionCookiePrefix(auth);
+  return Object.keys(parseCookie(request.headers.get('cookie') ?? '')).filter((name) => name.startsWith(prefix));
 }
 
 function oidcAuth(): OidcAuth | undefined {
@@ -92,7 +110,15 @@ export async function signIn(request: Request): Promise<Response> {
     { secret: auth.session.secret, purpose: 'sign-in', expiresAt: expires },
   );
   const response = redirect(auth, url);
-  response.cookies.set(transactionCookieName(auth), sealed, cookieOptions(auth.session, expires));
+  const earlier = transactionCookiesIn(request, auth);
+  for (const name of earlier.slice(0, Math.max(0, earlier.length - (MAX_SIGN_INS_IN_PROGRESS - 1)))) {
+    clearCookie(response, auth, name);
+  }
+  response.cookies.set(
+    `${transactionCookiePrefix(auth)}${transaction.state}`,
+    sealed,
+    cookieOptions(auth.session, expires),
+  );
   return response;
 }
 
@@ -108,19 +134,21 @@ export async function signInCallback(request: Request): Promise<Response> {
   const auth = oidcAuth();
   if (!auth) return notUsed();
   const credentials = requestCredentials(request);
-  const transaction = asTransaction(
-    await unseal(credentials.cookie(transactionCookieName(auth)) ?? '', {
-      secret: auth.session.secret,
-      purpose: 'sign-in',
-    }),
-  );
+  const query = new URL(request.url).search;
+  const state = new URLSearchParams(query).get('state') ?? '';
+  const cookieName = STATE.test(state) ? `${transactionCookiePrefix(auth)}${state}` : undefined;
+  const transaction =
+    cookieName === undefined
+      ? undefined
+      : asTransaction(
+          await unseal(credentials.cookie(cookieName) ?? '', { secret: auth.session.secret, purpose: 'sign-in' }),
+        );
   const failed = (reason: string) => {
     const response = redirect(auth, `${SIGN_IN_FAILED_PATH}?reason=${reason}`);
-    clearCookie(response, auth, transactionCookieName(auth));
+    if (cookieName !== undefined) clearCookie(response, auth, cookieName);
     return response;
   };
-  if (!transaction) return failed('expired');
-  const query = new URL(request.url).search;
+  if (!transaction || cookieName === undefined) return failed('expired');
   let signedIn: Awaited<ReturnType<typeof completeSignIn>>;
   try {
     signedIn = await completeSignIn(auth.oidc, auth.roles, query, transaction);
@@ -130,7 +158,7 @@ export async function signInCallback(request: Request): Promise<Response> {
   }
   const session = await startSession(auth.session, signedIn.principal, signedIn.idToken);
   const response = redirect(auth, transaction.returnTo);
-  clearCookie(response, auth, transactionCookieName(auth));
+  clearCookie(response, auth, cookieName);
   response.cookies.set(sessionCookieName(auth.session), session.value, cookieOptions(auth.session, session.expiresAt));
   return response;
 }
