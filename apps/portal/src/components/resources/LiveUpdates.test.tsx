@@ -81,6 +81,20 @@ describe('live updates', () => {
     expect(refresh).toHaveBeenCalledTimes(1);
   });
 
+  it('does not wait for a dialog the page keeps mounted but hidden, as the closed navigation drawer', () => {
+    render(<LiveUpdates since={1} />);
+    const drawer = document.createElement('div');
+    drawer.setAttribute('role', 'dialog');
+    drawer.style.visibility = 'hidden';
+    document.body.append(drawer);
+    act(() => {
+      source().emit('account', { type: 'changed', name: 'sta' });
+      vi.advanceTimersByTime(1_000);
+    });
+    drawer.remove();
+    expect(refresh).toHaveBeenCalledTimes(1);
+  });
+
   it("on an account's page, follows only that account", () => {
     render(<LiveUpdates since={1} account="stmine" />);
     act(() => {

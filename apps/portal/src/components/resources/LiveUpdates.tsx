@@ -12,10 +12,13 @@ const DIALOG_RECHECK_MS = 500;
 
 /**
  * A dialog is open (a review, a change, a delete): re-rendering now could take away the button
- * that opened it, and the dialog with it, while the person is still reading or typing.
+ * that opened it, and the dialog with it, while the person is still reading or typing. A closed
+ * dialog the page keeps mounted (the navigation drawer) is hidden, and does not count.
  */
 function dialogOpen(): boolean {
-  return document.querySelector('[role="dialog"]') !== null;
+  return [...document.querySelectorAll('[role="dialog"]')].some(
+    (dialog) => getComputedStyle(dialog).visibility !== 'hidden',
+  );
 }
 
 /**
