@@ -6,6 +6,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { KubeConfig } from '@kubernetes/client-node';
 import { createClusterCache, type ClusterCache } from '../src/server/backends/kubernetes/cluster-cache';
+import { CLUSTER_SCOPE } from '../src/lib/platform/account-scope';
 import { createClusterClient, LIST_CHUNK, type ClusterClient } from '../src/server/backends/kubernetes/cluster-client';
 import { createKubernetesBackend } from '../src/server/backends/kubernetes/kubernetes-backend';
 import { createLogger } from '../src/server/runtime/logger';
@@ -31,7 +32,7 @@ beforeAll(async () => {
   cluster = await startTestCluster({ bookmarkIntervalMs: 200 });
   const config = new KubeConfig();
   config.loadFromFile(cluster.kubeconfigPath);
-  client = createClusterClient(config, 2000);
+  client = createClusterClient(config, CLUSTER_SCOPE, 2000);
 });
 
 afterAll(async () => {

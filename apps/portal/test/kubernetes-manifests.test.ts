@@ -11,8 +11,8 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
-import { CLUSTER_CALLS, type ClusterCall } from '../src/server/backends/kubernetes/cluster-calls';
-import { envOf, podSpec, workloadSpec } from './deploy-manifests';
+import { CLUSTER_CALLS, NAMESPACED_CALLS } from '../src/server/backends/kubernetes/cluster-calls';
+import { envOf, NAMESPACED_DEPLOY_DIR, podSpec, workloadSpec } from './deploy-manifests';
 
 const deployDir = fileURLToPath(new URL('../../../deploy/kubernetes/', import.meta.url));
 const run = promisify(execFile);
@@ -104,7 +104,7 @@ describe('Kubernetes manifests', () => {
     const role = find('ClusterRole', 'books-portal');
     const rules = role['rules'] as Rule[];
     const granted = permissions(rules);
-    const calls = Object.values(CLUSTER_CALLS) as ClusterCall[];
+    const calls = Object.values(CLUSTER_CALLS);
     const needed = [
       ...new Set(calls.filter((c) => c.namespace === undefined).map((c) => `${c.group}/${c.resource}:${c.verb}`)),
     ].sort();
@@ -126,7 +126,7 @@ describe('Kubernetes manifests', () => {
   });
 
   it('grant the portal its namespaced calls through a Role in that namespace only, bound to its service account', () => {
-    const calls = (Object.values(CLUSTER_CALLS) as ClusterCall[]).filter((c) => c.namespace !== undefined);
+    const calls = Object.values(CLUSTER_CALLS).filter((c) => c.namespace !== undefined);
     const namespaces = [...new Set(calls.map((c) => c.namespace))];
     expect(namespaces).toEqual(['default']);
     const roles = manifests.filter((m) => m.kind === 'Role');
@@ -147,6 +147,20 @@ describe('Kubernetes manifests', () => {
       });
       expect(binding?.['subjects']).toEqual([{ kind: 'ServiceAccount', name: 'books-portal', namespace: 'books' }]);
     }
+  });
+
+  it('grant the namespaced (Crossplane v2) portal exactly its calls: reads cluster-wide, the rest per team namespace', () => {
+    const overlay = (file: string) =>
+      parseAllDocuments(readFileSync(`${NAMESPACED_DEPLOY_DIR}${file}`, 'utf8'))[0]?.toJS() as Manifest;
+    const calls = Object.values(NAMESPACED_CALLS);
+    const needed = (team: boolean) =>
+      [
+        ...new Set(calls.filter((c) => Boolean(c.team) === team).map((c) => `${c.group}/${c.resource}:${c.verb}`)),
+      ].sort();
+    const clusterWide = permissions(overlay('portal-clusterrole.yaml')['rules'] as Rule[]);
+    expect(clusterWide).toEqual(needed(false));
+    expect(clusterWide.every((p) => p.endsWith(':list') || p.endsWith(':watch'))).toBe(true);
+    expect(permissions(overlay('portal-team-clusterrole.yaml')['rules'] as Rule[])).toEqual(needed(true));
   });
 
   it("route only the Books API's public paths through the Ingress, never /metrics", () => {

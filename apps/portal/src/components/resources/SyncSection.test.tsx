@@ -10,6 +10,7 @@ vi.mock('next/navigation', () => ({ useRouter: () => ({ refresh: vi.fn() }) }));
 function account(code: ClassificationCode): StorageAccount {
   return {
     name: 'stshop01',
+    namespace: null,
     settings: standardSettings(),
     state: 'Ready',
     conditions: [],

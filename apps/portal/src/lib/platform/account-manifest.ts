@@ -4,10 +4,14 @@
  * uses the same function for its live preview, so what you see is what is submitted.
  * Field names follow the Upbound provider-azure Account v1beta1 CRD.
  */
+import { accountNamespace, CLUSTER_SCOPE, type AccountScope } from './account-scope';
 import type { StorageAccountRequest } from './storage-request';
 import { accessTierApplies } from './storage-rules';
 
+/** Crossplane v1's cluster-scoped Account (cluster scope). */
 export const ACCOUNT_API_VERSION = 'storage.azure.upbound.io/v1beta1';
+/** Crossplane v2's namespaced Account (namespaced scope). */
+export const NAMESPACED_ACCOUNT_API_VERSION = 'storage.azure.m.upbound.io/v1beta1';
 export const ACCOUNT_KIND = 'Account';
 
 /** The prefix of every label and annotation key the portal owns; neutral, tied to no product. */
@@ -72,15 +76,21 @@ export interface AccountForProvider {
 }
 
 export interface AccountManifest {
-  apiVersion: typeof ACCOUNT_API_VERSION;
+  apiVersion: typeof ACCOUNT_API_VERSION | typeof NAMESPACED_ACCOUNT_API_VERSION;
   kind: typeof ACCOUNT_KIND;
   metadata: {
     name?: string;
     generateName?: string;
+    /** Namespaced scope only: the namespace of the account's application. */
+    namespace?: string;
     labels: Record<string, string>;
     annotations?: Record<string, string>;
   };
-  spec: { forProvider: AccountForProvider };
+  spec: {
+    forProvider: AccountForProvider;
+    /** Namespaced scope only: Crossplane v2 names the cluster-wide provider configuration. */
+    providerConfigRef?: { kind: 'ClusterProviderConfig'; name: string };
+  };
 }
 
 /** Who asked, recorded on the object so the inventory can say so. */
@@ -115,6 +125,7 @@ function networkRules(request: StorageAccountRequest): NetworkRules[] | undefine
 export function buildAccountManifest(
   request: StorageAccountRequest,
   provenance: ManifestProvenance = {},
+  scope: AccountScope = CLUSTER_SCOPE,
 ): AccountManifest {
   const annotations: Record<string, string> = {};
   if (provenance.requestId) annotations[PORTAL_KEYS.requestId] = provenance.requestId;
@@ -143,7 +154,7 @@ export function buildAccountManifest(
   const rules = networkRules(request);
   if (rules) forProvider.networkRules = rules;
 
-  return {
+  const manifest: AccountManifest = {
     apiVersion: ACCOUNT_API_VERSION,
     kind: ACCOUNT_KIND,
     metadata: {
@@ -156,5 +167,32 @@ export function buildAccountManifest(
       ...(Object.keys(annotations).length > 0 ? { annotations } : {}),
     },
     spec: { forProvider },
+  };
+  return placedInScope(manifest, scope);
+}
+
+/** The shape every Account manifest the portal sends has, whoever built it (a create, a remediation). */
+interface ManifestShape {
+  apiVersion: string;
+  metadata: { labels?: Record<string, string>; namespace?: string };
+  spec: object;
+}
+
+/**
+ * The manifest placed where the account scope keeps Accounts: unchanged in cluster scope; in
+ * namespaced scope Crossplane v2's group, the namespace of the application and environment its
+ * labels name, and the ClusterProviderConfig. Without an application label it has no namespace, and the cluster refuses it.
+ */
+export function placedInScope<T extends ManifestShape>(manifest: T, scope: AccountScope): T {
+  if (scope.kind === 'cluster') return manifest;
+  const labels = manifest.metadata.labels ?? {};
+  const application = labels[PORTAL_KEYS.application];
+  const environment = labels[PORTAL_KEYS.environment] ?? '';
+  const namespace = application ? accountNamespace(scope, { application, environment }) : undefined;
+  return {
+    ...manifest,
+    apiVersion: NAMESPACED_ACCOUNT_API_VERSION,
+    metadata: { ...manifest.metadata, ...(namespace === undefined ? {} : { namespace }) },
+    spec: { ...manifest.spec, providerConfigRef: { kind: 'ClusterProviderConfig', name: scope.providerConfig } },
   };
 }

@@ -73,6 +73,8 @@ export interface SyncReport {
 // AccountKind, ...) are the usual ones, but an object made by other tools may hold any text.
 export interface StorageAccount {
   name: string;
+  /** The Account's namespace in namespaced scope (Crossplane v2); null in cluster scope and when it is not in the cluster. */
+  namespace: string | null;
   uid?: string;
   application?: string;
   environment?: string;
@@ -124,6 +126,8 @@ export interface ResourceGroup {
   name: string;
   location?: string;
   ready: boolean;
+  /** Namespaced scope (Crossplane v2): the namespace the group is in; it holds that namespace's accounts only. */
+  namespace?: string;
 }
 
 export interface PlatformEvent {

@@ -110,6 +110,7 @@ export function toStorageAccount(object: AccountObject): StorageAccount {
 
   const account: StorageAccount = {
     name: metadata.name ?? '',
+    namespace: metadata.namespace || null,
     settings: {
       publicNetworkAccess: flag('publicNetworkAccessEnabled', true),
       allowedIpRanges: ipRules(atProvider.networkRules ?? desired.networkRules),

@@ -16,6 +16,7 @@ export interface AccountObject {
   metadata?: {
     name?: string;
     generateName?: string;
+    namespace?: string;
     uid?: string;
     resourceVersion?: string;
     creationTimestamp?: string;
@@ -26,7 +27,7 @@ export interface AccountObject {
   };
   spec?: {
     forProvider?: Partial<AccountForProvider>;
-    providerConfigRef?: { name: string };
+    providerConfigRef?: { kind?: string; name: string };
     /** Crossplane's management policies; ["Observe"] only reads the external resource. */
     managementPolicies?: string[];
   };

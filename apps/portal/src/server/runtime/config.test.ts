@@ -299,4 +299,48 @@ describe('portal sign-in configuration', () => {
   it('refuses a short session secret in every mode', () => {
     expect(() => parseConfig({ PORTAL_AUTH: 'none', PORTAL_SESSION_SECRET: 'short' })).toThrow(/at least 32 bytes/);
   });
+
+  it('keeps Accounts cluster-scoped unless PORTAL_ACCOUNT_SCOPE=namespaced, with its template and provider config', () => {
+    const none = { PORTAL_AUTH: 'none' };
+    expect(parseConfig(none).accountScope).toEqual({ kind: 'cluster' });
+    expect(parseConfig({ ...none, PORTAL_ACCOUNT_SCOPE: 'Namespaced' }).accountScope).toEqual({
+      kind: 'namespaced',
+      namespaceTemplate: '{application}',
+      providerConfig: 'default',
+    });
+    expect(
+      parseConfig({
+        ...none,
+        PORTAL_ACCOUNT_SCOPE: 'namespaced',
+        PORTAL_NAMESPACE_TEMPLATE: 'team-{application}-{environment}',
+        PORTAL_PROVIDER_CONFIG: 'azure-prod',
+      }).accountScope,
+    ).toEqual({
+      kind: 'namespaced',
+      namespaceTemplate: 'team-{application}-{environment}',
+      providerConfig: 'azure-prod',
+    });
+  });
+
+  it('refuses an account scope, namespace template or provider config it cannot honour, naming the variable', () => {
+    const namespaced = { PORTAL_AUTH: 'none', PORTAL_ACCOUNT_SCOPE: 'namespaced' };
+    expect(() => parseConfig({ PORTAL_AUTH: 'none', PORTAL_ACCOUNT_SCOPE: 'v2' })).toThrow(
+      /PORTAL_ACCOUNT_SCOPE must be cluster or namespaced, got "v2"/,
+    );
+    for (const template of ['Team_{application}', '{app}', '{application}-', 'x'.repeat(64)]) {
+      expect(() => parseConfig({ ...namespaced, PORTAL_NAMESPACE_TEMPLATE: template })).toThrow(
+        /^PORTAL_NAMESPACE_TEMPLATE must be a namespace name/,
+      );
+    }
+    expect(() => parseConfig({ ...namespaced, PORTAL_PROVIDER_CONFIG: 'Not A Name' })).toThrow(
+      /^PORTAL_PROVIDER_CONFIG must be the name of a ClusterProviderConfig/,
+    );
+    // Set for the other scope: said, rather than silently ignored.
+    expect(() => parseConfig({ PORTAL_AUTH: 'none', PORTAL_NAMESPACE_TEMPLATE: '{application}' })).toThrow(
+      /PORTAL_NAMESPACE_TEMPLATE applies only with PORTAL_ACCOUNT_SCOPE=namespaced/,
+    );
+    expect(() => parseConfig({ PORTAL_AUTH: 'none', PORTAL_PROVIDER_CONFIG: 'default' })).toThrow(
+      /PORTAL_PROVIDER_CONFIG applies only with PORTAL_ACCOUNT_SCOPE=namespaced/,
+    );
+  });
 });

@@ -1,4 +1,13 @@
 import 'server-only';
+import {
+  accountNamespace,
+  CLUSTER_SCOPE,
+  DEFAULT_NAMESPACE_TEMPLATE,
+  DEFAULT_PROVIDER_CONFIG,
+  NAMESPACE_PLACEHOLDERS,
+  namespaceNameProblem,
+  type AccountScope,
+} from '@/lib/platform/account-scope';
 import { AZURE_PUBLIC_REGIONS, isAzureRegion, type Location } from '@/lib/platform/storage-rules';
 import {
   gotUrl,
@@ -49,6 +58,8 @@ export interface PortalConfig {
   traceUrlTemplate?: string;
   /** Live event streams (GET /api/platform/events) one user may hold open at once (PORTAL_MAX_STREAMS_PER_USER). */
   maxStreamsPerUser: number;
+  /** Cluster-scoped Accounts (Crossplane v1) or namespaced ones (v2) (PORTAL_ACCOUNT_SCOPE and its variables). */
+  accountScope: AccountScope;
 }
 
 export interface AzureObservationConfig {
@@ -201,6 +212,49 @@ function parseTraceUrlTemplate(env: Env): string | undefined {
   return template;
 }
 
+/** A Kubernetes object name (RFC 1123 subdomain), as a ClusterProviderConfig's name must be. */
+const OBJECT_NAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+
+function parseAccountScope(env: Env): AccountScope {
+  const raw = env.PORTAL_ACCOUNT_SCOPE?.trim().toLowerCase() || 'cluster';
+  const template = env.PORTAL_NAMESPACE_TEMPLATE?.trim() || undefined;
+  const providerConfig = env.PORTAL_PROVIDER_CONFIG?.trim() || undefined;
+  if (raw === 'cluster') {
+    // Set for a namespaced deployment but ignored here: say so rather than run in the other scope.
+    const stray = template !== undefined ? 'PORTAL_NAMESPACE_TEMPLATE' : providerConfig ? 'PORTAL_PROVIDER_CONFIG' : '';
+    if (stray) throw new ConfigError(`${stray} applies only with PORTAL_ACCOUNT_SCOPE=namespaced`);
+    return CLUSTER_SCOPE;
+  }
+  if (raw !== 'namespaced') {
+    throw new ConfigError(
+      `PORTAL_ACCOUNT_SCOPE must be cluster or namespaced, got "${env.PORTAL_ACCOUNT_SCOPE?.trim()}"`,
+    );
+  }
+  const namespaceTemplate = template ?? DEFAULT_NAMESPACE_TEMPLATE;
+  // Filled with the shortest names an application and environment may have, the rest must already be a namespace name.
+  const sample = accountNamespace(
+    { kind: 'namespaced', namespaceTemplate, providerConfig: '' },
+    {
+      application: 'a',
+      environment: 'dev',
+    },
+  );
+  const leftover = NAMESPACE_PLACEHOLDERS.reduce(
+    (text, placeholder) => text.replaceAll(placeholder, ''),
+    namespaceTemplate,
+  );
+  if (sample === undefined || /[{}]/.test(leftover) || namespaceNameProblem(sample) !== undefined) {
+    throw new ConfigError(
+      `PORTAL_NAMESPACE_TEMPLATE must be a namespace name in which ${NAMESPACE_PLACEHOLDERS.join(' and ')} may stand for the account's, got "${namespaceTemplate}"`,
+    );
+  }
+  const config = providerConfig ?? DEFAULT_PROVIDER_CONFIG;
+  if (config.length > 253 || !OBJECT_NAME.test(config)) {
+    throw new ConfigError(`PORTAL_PROVIDER_CONFIG must be the name of a ClusterProviderConfig, got "${config}"`);
+  }
+  return { kind: 'namespaced', namespaceTemplate, providerConfig: config };
+}
+
 function parseTracing(env: Env): TracingSwitch {
   try {
     return tracingSwitch(env);
@@ -234,6 +288,7 @@ export function parseConfig(env: Env): PortalConfig {
     tracing: parseTracing(env),
     ...optional('traceUrlTemplate', parseTraceUrlTemplate(env)),
     maxStreamsPerUser: parseCount(env, 'PORTAL_MAX_STREAMS_PER_USER', 5),
+    accountScope: parseAccountScope(env),
   };
 }
 

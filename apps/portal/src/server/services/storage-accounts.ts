@@ -1,4 +1,5 @@
 import 'server-only';
+import { accountNamespace } from '@/lib/platform/account-scope';
 import { ownedChanges, ownedFromRequest } from '@/lib/platform/owned-settings';
 import { parseStorageAccountRequest } from '@/lib/platform/storage-request';
 import type { Location } from '@/lib/platform/storage-rules';
@@ -104,7 +105,11 @@ export function allowedLocations(): readonly Location[] {
 }
 
 /** Parses with the shared schema, then checks the location and (on a cluster) the group are ones the platform offers. */
-async function checkedRequest(backend: PlatformBackend, input: unknown): Promise<StorageAccountRequest> {
+async function checkedRequest(
+  backend: PlatformBackend,
+  input: unknown,
+  context: RequestContext,
+): Promise<StorageAccountRequest> {
   const parsed = parseStorageAccountRequest(input);
   if (!parsed.success) throw new InvalidRequestError(parsed.message, { fields: parsed.fields });
   const allowed = allowedLocations();
@@ -116,11 +121,19 @@ async function checkedRequest(backend: PlatformBackend, input: unknown): Promise
   // Development mode has no cluster to ask which groups exist: its groups are examples, and the
   // specification's development mode accepts a POST and answers with a generated name.
   if (backend.mode === 'mock') return parsed.request;
+  // In namespaced scope an account may use only the resource groups of its own namespace.
+  const namespace = accountNamespace(loadConfig().accountScope, parsed.request);
   const groups = await backend.listResourceGroups();
-  const group = groups.find((candidate) => candidate.name === parsed.request.resourceGroup);
+  const group = groups.find(
+    (candidate) =>
+      candidate.name === parsed.request.resourceGroup && (namespace === undefined || candidate.namespace === namespace),
+  );
   if (!group?.ready) {
+    // No group in the namespace may mean no namespace: the cluster's dry run says so (a 400 naming it).
+    if (namespace !== undefined) await backend.validate(parsed.request, context);
+    const where = namespace === undefined ? '' : ` in namespace "${namespace}"`;
     throw new InvalidRequestError('The storage account request is invalid', {
-      fields: { resourceGroup: `"${parsed.request.resourceGroup}" is not an approved, ready resource group` },
+      fields: { resourceGroup: `"${parsed.request.resourceGroup}" is not an approved, ready resource group${where}` },
     });
   }
   return parsed.request;
@@ -147,7 +160,7 @@ export async function createStorageAccount(
 ): Promise<CreatedAccount> {
   const backend = getPlatformBackend();
   const create = async () => {
-    const checked = await checkedRequest(backend, input);
+    const checked = await checkedRequest(backend, input, context);
     const request = { ...checked, name: checked.name ?? generatedAccountName(checked.application) };
     const desired = ownedFromRequest(request);
     // A name that is someone else's, or an account's that already exists, is refused before anything is recorded.
@@ -178,7 +191,7 @@ export async function createStorageAccount(
 /** The review step: validated as a create would be, and a name the request gives is checked as a create checks it. */
 export async function validateStorageAccount(input: unknown, context: RequestContext): Promise<DryRunResult> {
   const backend = getPlatformBackend();
-  const request = await checkedRequest(backend, input);
+  const request = await checkedRequest(backend, input, context);
   if (request.name !== undefined) await claimNewName(request.name, context.principal, backend);
   return backend.validate(request, context);
 }

@@ -9,7 +9,7 @@ import type { AccountObject } from '../../model/account-object';
 import { SharedValues } from '../../runtime/shared-values';
 import { DEFAULT_CALL_TIMEOUT_MS, type ClusterClient } from './cluster-client';
 import { toResourceGroup, type ResourceGroupObject } from './resource-group-mapper';
-import { WatchedCollection, type CollectionHealth } from './watched-collection';
+import { namespacedKey, WatchedCollection, type CollectionHealth } from './watched-collection';
 
 /**
  * The portal's read path on a cluster: Accounts and ResourceGroups kept in memory by watches
@@ -66,6 +66,7 @@ export function createClusterCache(client: ClusterClient, baseLogger: Logger = l
       watch: (version, handlers) => client.watchResourceGroups(version, handlers),
     },
     map: (object) => toResourceGroup(object as ResourceGroupObject),
+    keyOf: namespacedKey,
     logger: log,
     readTimeoutMs,
   });

@@ -1,10 +1,12 @@
 import 'server-only';
+import type { AccountScope } from '@/lib/platform/account-scope';
 
 /**
  * Every call the portal makes to the Kubernetes API, in one table. The cluster client
- * (cluster-client.ts) has exactly one method per entry, and the RBAC test derives the portal's
+ * (cluster-client.ts) has exactly one method per entry, and the RBAC tests derive the portal's
  * permissions from this table (the ClusterRole from the cluster-wide calls, a Role per namespace
- * from the namespaced ones), so code and permissions cannot drift apart.
+ * from the namespaced ones, the team ClusterRole of the namespaced manifests from the team calls),
+ * so code and permissions cannot drift apart. There is one table per account scope.
  */
 
 export interface ClusterResource {
@@ -15,6 +17,8 @@ export interface ClusterResource {
   resource: string;
   /** The one namespace the portal reads this resource in (a Role there); absent: cluster-wide. */
   namespace?: string;
+  /** In the namespace of the object it is about, granted per team namespace (namespaced scope). */
+  team?: true;
 }
 
 export interface ClusterCall extends ClusterResource {
@@ -24,6 +28,7 @@ export interface ClusterCall extends ClusterResource {
   purpose: string;
 }
 
+/** Crossplane v1 (PORTAL_ACCOUNT_SCOPE=cluster): cluster-scoped Accounts and ResourceGroups. */
 export const ACCOUNTS: ClusterResource = {
   group: 'storage.azure.upbound.io',
   version: 'v1beta1',
@@ -41,25 +46,61 @@ export const RESOURCE_GROUPS: ClusterResource = {
 export const EVENTS_NAMESPACE = 'default';
 export const EVENTS: ClusterResource = { group: '', version: 'v1', resource: 'events', namespace: EVENTS_NAMESPACE };
 
-export const CLUSTER_CALLS = {
-  // The watch-fed cache (cluster-cache.ts) lists each collection once, then follows it with a watch.
-  listAccounts: { ...ACCOUNTS, verb: 'list', purpose: 'list storage accounts' },
-  watchAccounts: { ...ACCOUNTS, verb: 'watch', purpose: 'watch storage accounts' },
-  getAccount: { ...ACCOUNTS, verb: 'get', purpose: 'read the storage account' },
-  createAccount: { ...ACCOUNTS, verb: 'create', purpose: 'create the storage account' },
-  // A server-side dry run is authorised as the create it simulates.
-  dryRunCreateAccount: { ...ACCOUNTS, verb: 'create', purpose: 'validate the storage account' },
-  // Deletion first records who asked on the object (a merge patch of annotations).
-  annotateAccount: { ...ACCOUNTS, verb: 'patch', purpose: 'record the deletion request on the storage account' },
-  deleteAccount: { ...ACCOUNTS, verb: 'delete', purpose: 'delete the storage account' },
-  // Changes in place are merge patches that carry metadata.resourceVersion (409 when stale).
-  changeAccount: { ...ACCOUNTS, verb: 'patch', purpose: 'change the storage account' },
-  dryRunChangeAccount: { ...ACCOUNTS, verb: 'patch', purpose: 'validate the change of the storage account' },
-  // Resync touches Crossplane's reconcile-request annotation.
-  requestReconcile: { ...ACCOUNTS, verb: 'patch', purpose: 'ask Crossplane to reconcile the storage account' },
-  listResourceGroups: { ...RESOURCE_GROUPS, verb: 'list', purpose: 'list resource groups' },
-  watchResourceGroups: { ...RESOURCE_GROUPS, verb: 'watch', purpose: 'watch resource groups' },
-  listAccountEvents: { ...EVENTS, verb: 'list', purpose: 'list events of the storage account' },
-} as const satisfies Record<string, ClusterCall>;
+/**
+ * Crossplane v2 (PORTAL_ACCOUNT_SCOPE=namespaced): Accounts and ResourceGroups in team namespaces,
+ * each Account's events in its own namespace. The cache still lists and watches across namespaces;
+ * every call about one Account acts in that Account's namespace (`team`: granted per namespace).
+ */
+export const NAMESPACED_ACCOUNTS: ClusterResource = {
+  group: 'storage.azure.m.upbound.io',
+  version: 'v1beta1',
+  resource: 'accounts',
+};
+export const NAMESPACED_RESOURCE_GROUPS: ClusterResource = {
+  group: 'azure.m.upbound.io',
+  version: 'v1beta1',
+  resource: 'resourcegroups',
+};
+const TEAM_EVENTS: ClusterResource = { group: '', version: 'v1', resource: 'events', team: true };
 
-export type ClusterCallName = keyof typeof CLUSTER_CALLS;
+const call = (resource: ClusterResource, verb: ClusterCall['verb'], purpose: string): ClusterCall => ({
+  ...resource,
+  verb,
+  purpose,
+});
+
+function callTable(accounts: ClusterResource, resourceGroups: ClusterResource, events: ClusterResource) {
+  // In namespaced scope a call about one Account acts in its team namespace.
+  const account: ClusterResource = events.team ? { ...accounts, team: true } : accounts;
+  return {
+    // The watch-fed cache (cluster-cache.ts) lists each collection once, then follows it with a watch.
+    listAccounts: call(accounts, 'list', 'list storage accounts'),
+    watchAccounts: call(accounts, 'watch', 'watch storage accounts'),
+    getAccount: call(account, 'get', 'read the storage account'),
+    createAccount: call(account, 'create', 'create the storage account'),
+    // A server-side dry run is authorised as the create it simulates.
+    dryRunCreateAccount: call(account, 'create', 'validate the storage account'),
+    // Deletion first records who asked on the object (a merge patch of annotations).
+    annotateAccount: call(account, 'patch', 'record the deletion request on the storage account'),
+    deleteAccount: call(account, 'delete', 'delete the storage account'),
+    // Changes in place are merge patches that carry metadata.resourceVersion (409 when stale).
+    changeAccount: call(account, 'patch', 'change the storage account'),
+    dryRunChangeAccount: call(account, 'patch', 'validate the change of the storage account'),
+    // Resync touches Crossplane's reconcile-request annotation.
+    requestReconcile: call(account, 'patch', 'ask Crossplane to reconcile the storage account'),
+    listResourceGroups: call(resourceGroups, 'list', 'list resource groups'),
+    watchResourceGroups: call(resourceGroups, 'watch', 'watch resource groups'),
+    listAccountEvents: call(events, 'list', 'list events of the storage account'),
+  };
+}
+
+export const CLUSTER_CALLS = callTable(ACCOUNTS, RESOURCE_GROUPS, EVENTS);
+export const NAMESPACED_CALLS = callTable(NAMESPACED_ACCOUNTS, NAMESPACED_RESOURCE_GROUPS, TEAM_EVENTS);
+
+export type ClusterCallTable = typeof CLUSTER_CALLS;
+export type ClusterCallName = keyof ClusterCallTable;
+
+/** The calls of this account scope. */
+export function clusterCalls(scope: AccountScope): ClusterCallTable {
+  return scope.kind === 'namespaced' ? NAMESPACED_CALLS : CLUSTER_CALLS;
+}

@@ -12,7 +12,14 @@ import {
   type ResponseContext,
   Watch,
 } from '@kubernetes/client-node';
-import { CLUSTER_CALLS, EVENTS_NAMESPACE, type ClusterCall, type ClusterCallName } from './cluster-calls';
+import { CLUSTER_SCOPE, type AccountScope } from '@/lib/platform/account-scope';
+import {
+  type CLUSTER_CALLS,
+  clusterCalls,
+  EVENTS_NAMESPACE,
+  type ClusterCall,
+  type ClusterCallName,
+} from './cluster-calls';
 import { mapClusterError } from './cluster-errors';
 import { openWatch, type WatchHandlers, type WatchStream } from './watch-stream';
 import { withTraceparent } from '../../telemetry/trace-context';
@@ -38,22 +45,32 @@ export interface ObjectList {
  */
 export const LIST_CHUNK = 500;
 
+/** One Account: its name, and in namespaced scope its namespace (which a call about it needs). */
+export interface AccountRef {
+  name: string;
+  namespace?: string | undefined;
+}
+
+/**
+ * Lists and watches span the cluster (every namespace, in namespaced scope); a call about one
+ * Account acts where it lives: a create in the namespace its manifest names, the rest in the ref's.
+ */
 export interface ClusterClient {
   /** One chunk; pass the previous chunk's `continue` for the next. */
   listAccounts(continueToken?: string): Promise<ObjectList>;
   /** Resolves once the stream is open; rejects with a platform error or ResourceVersionExpiredError. */
   watchAccounts(resourceVersion: string, handlers: WatchHandlers): Promise<WatchStream>;
-  getAccount(name: string): Promise<unknown>;
+  getAccount(ref: AccountRef): Promise<unknown>;
   createAccount(body: object): Promise<unknown>;
   dryRunCreateAccount(body: object): Promise<unknown>;
-  annotateAccount(name: string, annotations: Record<string, string>): Promise<unknown>;
-  deleteAccount(name: string): Promise<unknown>;
-  changeAccount(name: string, patch: object): Promise<unknown>;
-  dryRunChangeAccount(name: string, patch: object): Promise<unknown>;
-  requestReconcile(name: string, annotations: Record<string, string>): Promise<unknown>;
+  annotateAccount(ref: AccountRef, annotations: Record<string, string>): Promise<unknown>;
+  deleteAccount(ref: AccountRef): Promise<unknown>;
+  changeAccount(ref: AccountRef, patch: object): Promise<unknown>;
+  dryRunChangeAccount(ref: AccountRef, patch: object): Promise<unknown>;
+  requestReconcile(ref: AccountRef, annotations: Record<string, string>): Promise<unknown>;
   listResourceGroups(continueToken?: string): Promise<ObjectList>;
   watchResourceGroups(resourceVersion: string, handlers: WatchHandlers): Promise<WatchStream>;
-  listAccountEvents(name: string, kind: string): Promise<CoreV1Event[]>;
+  listAccountEvents(ref: AccountRef, kind: string): Promise<CoreV1Event[]>;
 }
 
 // Compile-time check that the client and the table name the same calls, no more and no fewer.
@@ -93,18 +110,21 @@ function objectList(list: unknown): ObjectList {
   };
 }
 
-export function createClusterClient(config: KubeConfig, timeoutMs = DEFAULT_CALL_TIMEOUT_MS): ClusterClient {
+export function createClusterClient(
+  config: KubeConfig,
+  scope: AccountScope = CLUSTER_SCOPE,
+  timeoutMs = DEFAULT_CALL_TIMEOUT_MS,
+): ClusterClient {
   const customObjects = config.makeApiClient(CustomObjectsApi);
   const core = config.makeApiClient(CoreV1Api);
   const watcher = new Watch(config);
   const options = deadline(timeoutMs);
+  const mergePatch = deadline(timeoutMs, [contentType(PatchStrategy.MergePatch)]);
+  const calls = clusterCalls(scope);
+  const namespaced = scope.kind === 'namespaced';
 
-  async function call<T>(
-    name: ClusterCallName,
-    subject: string | undefined,
-    run: (call: ClusterCall) => Promise<T>,
-  ): Promise<T> {
-    const entry = CLUSTER_CALLS[name];
+  async function call<T>(name: ClusterCallName, subject: string | undefined, run: (call: ClusterCall) => Promise<T>) {
+    const entry = calls[name];
     try {
       return await run(entry);
     } catch (error) {
@@ -117,7 +137,44 @@ export function createClusterClient(config: KubeConfig, timeoutMs = DEFAULT_CALL
     limit: LIST_CHUNK,
     ...(continueToken === undefined ? {} : { _continue: continueToken }),
   });
-  const mergePatch = deadline(timeoutMs, [contentType(PatchStrategy.MergePatch)]);
+  /** Where a call about one Account goes: its namespace in namespaced scope, nowhere in cluster scope. */
+  const namespaceOf = (ref: AccountRef): string => {
+    if (ref.namespace) return ref.namespace;
+    throw new Error(`the namespace of storage account "${ref.name}" is not known`);
+  };
+
+  /** Reads, patches or deletes the one Account, in its namespace when accounts are namespaced. */
+  const one = {
+    get: (c: ClusterCall, ref: AccountRef) =>
+      namespaced
+        ? customObjects.getNamespacedCustomObject(
+            { ...target(c), namespace: namespaceOf(ref), name: ref.name },
+            options,
+          )
+        : customObjects.getClusterCustomObject({ ...target(c), name: ref.name }, options),
+    patch: (c: ClusterCall, ref: AccountRef, body: object, dryRun?: 'All') => {
+      const request = { ...target(c), name: ref.name, body, ...(dryRun ? { dryRun } : {}) };
+      return namespaced
+        ? customObjects.patchNamespacedCustomObject({ ...request, namespace: namespaceOf(ref) }, mergePatch)
+        : customObjects.patchClusterCustomObject(request, mergePatch);
+    },
+    delete: (c: ClusterCall, ref: AccountRef) =>
+      namespaced
+        ? customObjects.deleteNamespacedCustomObject(
+            { ...target(c), namespace: namespaceOf(ref), name: ref.name },
+            options,
+          )
+        : customObjects.deleteClusterCustomObject({ ...target(c), name: ref.name }, options),
+    create: (c: ClusterCall, body: object, dryRun?: 'All') => {
+      const request = { ...target(c), body, ...(dryRun ? { dryRun } : {}) };
+      return namespaced
+        ? customObjects.createNamespacedCustomObject(
+            { ...request, namespace: namespaceOf({ name: nameOf(body) ?? '', namespace: namespaceIn(body) }) },
+            options,
+          )
+        : customObjects.createClusterCustomObject(request, options);
+    },
+  };
 
   return {
     listAccounts: (continueToken) =>
@@ -125,53 +182,30 @@ export function createClusterClient(config: KubeConfig, timeoutMs = DEFAULT_CALL
         objectList(await customObjects.listClusterCustomObject(chunk(c, continueToken), options)),
       ),
     watchAccounts: (resourceVersion, handlers) =>
-      openWatch(watcher, CLUSTER_CALLS.watchAccounts, resourceVersion, handlers, timeoutMs),
-    getAccount: (name) =>
-      call('getAccount', name, (c) => customObjects.getClusterCustomObject({ ...target(c), name }, options)),
-    createAccount: (body) =>
-      call('createAccount', nameOf(body), (c) =>
-        customObjects.createClusterCustomObject({ ...target(c), body: withTraceparent(body) }, options),
-      ),
-    dryRunCreateAccount: (body) =>
-      call('dryRunCreateAccount', nameOf(body), (c) =>
-        customObjects.createClusterCustomObject({ ...target(c), body, dryRun: 'All' }, options),
-      ),
-    annotateAccount: (name, annotations) =>
-      call('annotateAccount', name, (c) =>
-        customObjects.patchClusterCustomObject(
-          { ...target(c), name, body: withTraceparent({ metadata: { annotations } }) },
-          deadline(timeoutMs, [contentType(PatchStrategy.MergePatch)]),
-        ),
-      ),
-    changeAccount: (name, body) =>
-      call('changeAccount', name, (c) =>
-        customObjects.patchClusterCustomObject({ ...target(c), name, body: withTraceparent(body) }, mergePatch),
-      ),
-    dryRunChangeAccount: (name, body) =>
-      call('dryRunChangeAccount', name, (c) =>
-        customObjects.patchClusterCustomObject({ ...target(c), name, body, dryRun: 'All' }, mergePatch),
-      ),
-    requestReconcile: (name, annotations) =>
-      call('requestReconcile', name, (c) =>
-        customObjects.patchClusterCustomObject(
-          { ...target(c), name, body: withTraceparent({ metadata: { annotations } }) },
-          mergePatch,
-        ),
-      ),
-    deleteAccount: (name) =>
-      call('deleteAccount', name, (c) => customObjects.deleteClusterCustomObject({ ...target(c), name }, options)),
+      openWatch(watcher, calls.watchAccounts, resourceVersion, handlers, timeoutMs),
+    getAccount: (ref) => call('getAccount', ref.name, (c) => one.get(c, ref)),
+    createAccount: (body) => call('createAccount', nameOf(body), (c) => one.create(c, withTraceparent(body))),
+    dryRunCreateAccount: (body) => call('dryRunCreateAccount', nameOf(body), (c) => one.create(c, body, 'All')),
+    annotateAccount: (ref, annotations) =>
+      call('annotateAccount', ref.name, (c) => one.patch(c, ref, withTraceparent({ metadata: { annotations } }))),
+    changeAccount: (ref, body) => call('changeAccount', ref.name, (c) => one.patch(c, ref, withTraceparent(body))),
+    dryRunChangeAccount: (ref, body) => call('dryRunChangeAccount', ref.name, (c) => one.patch(c, ref, body, 'All')),
+    requestReconcile: (ref, annotations) =>
+      call('requestReconcile', ref.name, (c) => one.patch(c, ref, withTraceparent({ metadata: { annotations } }))),
+    deleteAccount: (ref) => call('deleteAccount', ref.name, (c) => one.delete(c, ref)),
     listResourceGroups: (continueToken) =>
       call('listResourceGroups', undefined, async (c) =>
         objectList(await customObjects.listClusterCustomObject(chunk(c, continueToken), options)),
       ),
     watchResourceGroups: (resourceVersion, handlers) =>
-      openWatch(watcher, CLUSTER_CALLS.watchResourceGroups, resourceVersion, handlers, timeoutMs),
-    listAccountEvents: (name, kind) =>
+      openWatch(watcher, calls.watchResourceGroups, resourceVersion, handlers, timeoutMs),
+    listAccountEvents: (ref, kind) =>
       call('listAccountEvents', undefined, async (c) => {
         const list = await core.listNamespacedEvent(
           {
-            namespace: c.namespace ?? EVENTS_NAMESPACE,
-            fieldSelector: `involvedObject.name=${name},involvedObject.kind=${kind}`,
+            // A cluster-scoped object's events are in the table's namespace; a namespaced one's in its own.
+            namespace: namespaced ? namespaceOf(ref) : (c.namespace ?? EVENTS_NAMESPACE),
+            fieldSelector: `involvedObject.name=${ref.name},involvedObject.kind=${kind}`,
           },
           options,
         );
@@ -183,4 +217,9 @@ export function createClusterClient(config: KubeConfig, timeoutMs = DEFAULT_CALL
 function nameOf(body: object): string | undefined {
   const metadata = (body as { metadata?: { name?: unknown } }).metadata;
   return typeof metadata?.name === 'string' ? metadata.name : undefined;
+}
+
+function namespaceIn(body: object): string | undefined {
+  const metadata = (body as { metadata?: { namespace?: unknown } }).metadata;
+  return typeof metadata?.namespace === 'string' ? metadata.namespace : undefined;
 }

@@ -26,7 +26,7 @@ interface KubeStatus {
   message?: string;
   reason?: string;
   code?: number;
-  details?: { name?: string; causes?: { field?: string; message?: string }[] };
+  details?: { name?: string; kind?: string; causes?: { field?: string; message?: string }[] };
 }
 
 /** Node's and undici's (client-node's fetch) codes for a connection that could not be made or was lost. */
@@ -148,6 +148,15 @@ export function mapClusterError(error: unknown, call: ClusterCall, subject: Erro
 
   switch (status.reason ?? '') {
     case 'NotFound':
+      // A write into a namespace that does not exist (namespaced scope): the request's fault, and the
+      // portal creates no namespaces.
+      if (status.details?.kind === 'namespaces' && status.details.name) {
+        const problem = `namespace "${status.details.name}" does not exist; the platform team creates a team's namespace before the portal can place accounts in it`;
+        return new InvalidRequestError(`The storage account cannot be placed: ${problem}`, {
+          ...options,
+          fields: { application: problem },
+        });
+      }
       if (!subject.name) {
         // The collection itself is missing: the provider's CRD is not installed on this cluster.
         return new PlatformUnavailableError(

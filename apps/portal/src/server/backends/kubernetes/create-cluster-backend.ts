@@ -1,4 +1,5 @@
 import 'server-only';
+import { loadConfig } from '../../runtime/config';
 import { logger } from '../../runtime/logger';
 import type { PlatformBackend } from '../../model/backend';
 import { createUnconfiguredBackend } from '../mock/unconfigured-backend';
@@ -14,14 +15,16 @@ import { createKubernetesBackend } from './kubernetes-backend';
 export function createClusterBackend(): PlatformBackend {
   try {
     const config = loadClusterConfig();
-    const client = createClusterClient(config);
-    // One cache per cluster and identity; KUBECONFIG names the file a change of either comes from.
+    const scope = loadConfig().accountScope;
+    const client = createClusterClient(config, scope);
+    // One cache per cluster, identity and scope; KUBECONFIG names the file a change of either comes from.
     const key = [
       process.env['KUBECONFIG'] ?? '',
       config.getCurrentCluster()?.server,
       config.getCurrentUser()?.name,
+      scope.kind,
     ].join('|');
-    return createKubernetesBackend(client, processClusterCache(key, client));
+    return createKubernetesBackend(client, processClusterCache(key, client), scope);
   } catch (error) {
     if (error instanceof ClusterNotConfiguredError) {
       logger().error({ reason: error.message }, 'platform cluster not configured');

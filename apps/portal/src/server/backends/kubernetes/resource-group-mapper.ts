@@ -1,9 +1,9 @@
 import 'server-only';
 import type { ResourceGroup } from '@/lib/platform/types';
 
-/** The parts of a ResourceGroup object (azure.upbound.io/v1beta1) the portal reads. */
+/** The parts of a ResourceGroup object (azure.upbound.io or, namespaced, azure.m.upbound.io) the portal reads. */
 export interface ResourceGroupObject {
-  metadata?: { name?: string };
+  metadata?: { name?: string; namespace?: string };
   spec?: { forProvider?: { location?: unknown } };
   status?: { conditions?: { type?: string; status?: string }[]; atProvider?: { location?: unknown } };
 }
@@ -16,5 +16,11 @@ export function toResourceGroup(object: ResourceGroupObject): ResourceGroup | un
   const name = object.metadata?.name;
   if (!name) return undefined;
   const location = object.status?.atProvider?.location ?? object.spec?.forProvider?.location;
-  return { name, ready: isReady(object), ...(typeof location === 'string' ? { location } : {}) };
+  const namespace = object.metadata?.namespace;
+  return {
+    name,
+    ready: isReady(object),
+    ...(typeof location === 'string' ? { location } : {}),
+    ...(namespace ? { namespace } : {}),
+  };
 }

@@ -49,6 +49,11 @@ export interface CollectionOptions<T> {
   backoff?: { initialMs: number; maxMs: number };
   /** A stream is ended and reopened if it has been open this long (a half-open connection says nothing). */
   maxStreamMs?: number;
+  /**
+   * What an object is found by: its name unless given. ResourceGroups of Crossplane v2 share names
+   * across namespaces, so they are kept by namespace and name (namespacedKey).
+   */
+  keyOf?: (object: unknown) => string | undefined;
 }
 
 interface Entry<T> {
@@ -67,6 +72,13 @@ const SHORT_STREAM_MS = 1000;
 function nameOf(object: unknown): string | undefined {
   const name = (object as { metadata?: { name?: unknown } } | null)?.metadata?.name;
   return typeof name === 'string' && name !== '' ? name : undefined;
+}
+
+/** "namespace/name" for a namespaced object, the name alone for a cluster-scoped one. */
+export function namespacedKey(object: unknown): string | undefined {
+  const name = nameOf(object);
+  const namespace = (object as { metadata?: { namespace?: unknown } } | null)?.metadata?.namespace;
+  return name && typeof namespace === 'string' && namespace !== '' ? `${namespace}/${name}` : name;
 }
 
 function versionOf(object: unknown): string {
@@ -130,9 +142,12 @@ export class WatchedCollection<T> {
   /** Bumped on every change, so callers can memoise work derived from the values. */
   private revision = 0;
 
+  private readonly keyOf: (object: unknown) => string | undefined;
+
   constructor(options: CollectionOptions<T>) {
     this.options = options;
     this.backoff = options.backoff ?? DEFAULT_BACKOFF;
+    this.keyOf = options.keyOf ?? nameOf;
   }
 
   start(): void {
@@ -178,7 +193,7 @@ export class WatchedCollection<T> {
 
   /** Read-your-writes: an object this portal just wrote, as the API server answered it. */
   applyWrite(object: unknown): void {
-    const name = nameOf(object);
+    const name = this.keyOf(object);
     if (!name) return;
     const version = versionOf(object);
     const known = this.entries.get(name);
@@ -308,7 +323,7 @@ export class WatchedCollection<T> {
     let chunks = 1;
     for (;;) {
       for (const object of chunk.items) {
-        const name = nameOf(object);
+        const name = this.keyOf(object);
         if (name) fresh.set(name, { value: this.options.map(object), resourceVersion: versionOf(object) });
       }
       if (chunk.continue === undefined) break;
@@ -382,7 +397,7 @@ export class WatchedCollection<T> {
     const version = versionOf(object);
     if (version) this.resourceVersion = version;
     if (type === 'BOOKMARK') return;
-    const name = nameOf(object);
+    const name = this.keyOf(object);
     if (!name) return;
     const own = this.ownWrites.get(name);
     if (own !== undefined) {

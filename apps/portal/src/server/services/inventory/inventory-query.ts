@@ -3,6 +3,7 @@ import { CLASSIFICATION_CODES, type ClassificationCode } from '@/lib/platform/cl
 import { ACCOUNT_STATES, type AccountState, type StorageAccount } from '@/lib/platform/types';
 import { processWide } from '../../runtime/process-wide';
 import { InvalidRequestError } from '../../model/errors';
+import { namespaceNameProblem } from '@/lib/platform/account-scope';
 
 /**
  * Paging, filtering and sorting of the inventory on the server. Cursors are keysets (the sort key
@@ -21,6 +22,7 @@ type Field = (account: StorageAccount) => string | undefined;
 const SORT_FIELDS = new Map<string, { field: Field; reversed: boolean }>([
   ['name', { field: (a) => a.name, reversed: false }],
   ['application', { field: (a) => a.application, reversed: false }],
+  ['namespace', { field: (a) => a.namespace ?? undefined, reversed: false }],
   ['environment', { field: (a) => a.environment, reversed: false }],
   ['resourceGroup', { field: (a) => a.resourceGroup, reversed: false }],
   ['location', { field: (a) => a.location, reversed: false }],
@@ -38,6 +40,8 @@ export interface InventoryQuery {
   state?: AccountState;
   /** The classification against intent (the `class` parameter). */
   classification?: ClassificationCode;
+  /** Accounts in this namespace only (namespaced scope). */
+  namespace?: string;
   cursor?: Cursor;
 }
 
@@ -86,7 +90,7 @@ function decodeCursor(raw: string): Cursor {
 }
 
 /**
- * Reads limit, cursor, q, state, class and sort. Strict (the API): a bad value is a 400 naming the
+ * Reads limit, cursor, q, state, class, namespace and sort. Strict (the API): a bad value is a 400 naming the
  * parameter. Lenient (a page's URL): a bad value falls back to its default.
  */
 export function parseInventoryQuery(params: URLSearchParams, { lenient = false } = {}): InventoryQuery {
@@ -130,6 +134,13 @@ export function parseInventoryQuery(params: URLSearchParams, { lenient = false }
     const known = CLASSIFICATION_CODES.find((candidate) => candidate === code);
     if (!known) throw bad(`class: must be one of ${CLASSIFICATION_CODES.join(', ')}`);
     query.classification = known;
+  });
+  attempt(() => {
+    const namespace = params.get('namespace');
+    if (namespace === null || namespace === '') return;
+    const problem = namespaceNameProblem(namespace);
+    if (problem) throw bad(`namespace: ${problem}`);
+    query.namespace = namespace;
   });
   attempt(() => {
     const raw = params.get('cursor');
@@ -193,6 +204,7 @@ function haystack(account: StorageAccount): string {
   if (text === undefined) {
     text = [
       account.name,
+      account.namespace,
       account.application,
       account.environment,
       account.resourceGroup,
@@ -230,24 +242,27 @@ const matchesOf = processWide(
   () => new WeakMap<readonly StorageAccount[], Map<string, readonly Keyed[]>>(),
 );
 
-/** The accounts matching q, state and class, in the sort order; remembered per list for the latest filters. */
+/** The accounts matching q, state, class and namespace, in the sort order; remembered per list for the latest filters. */
 function matching(accounts: readonly StorageAccount[], query: InventoryQuery): readonly Keyed[] {
   const all = ordered(accounts, query.sort);
   const needle = query.q?.toLowerCase();
-  const { state, classification } = query;
-  if (needle === undefined && state === undefined && classification === undefined) return all;
+  const { state, classification, namespace } = query;
+  if (needle === undefined && state === undefined && classification === undefined && namespace === undefined) {
+    return all;
+  }
   let kept = matchesOf.get(accounts);
   if (!kept) {
     kept = new Map();
     matchesOf.set(accounts, kept);
   }
-  const key = JSON.stringify([query.sort, state ?? null, classification ?? null, needle ?? null]);
+  const key = JSON.stringify([query.sort, state ?? null, classification ?? null, namespace ?? null, needle ?? null]);
   const known = kept.get(key);
   if (known) return known;
   const found = all.filter(
     ({ account }) =>
       (state === undefined || account.state === state) &&
       (classification === undefined || account.classification?.code === classification) &&
+      (namespace === undefined || account.namespace === namespace) &&
       (needle === undefined || haystack(account).includes(needle)),
   );
   if (kept.size >= MATCHES_KEPT) kept.delete(kept.keys().next().value as string);

@@ -91,7 +91,7 @@ function accountFromSettings(
   name: string,
   settings: Partial<OwnedSettings>,
   source: 'ledger' | 'cloud',
-  extra: Partial<StorageAccount> = {},
+  extra: Partial<Omit<StorageAccount, 'namespace'>> = {},
 ): StorageAccount {
   const sku = settings.tier && settings.replication ? `${settings.tier}_${settings.replication}` : undefined;
   const optional: Partial<StorageAccount> = {
@@ -107,6 +107,8 @@ function accountFromSettings(
   };
   const account: StorageAccount = {
     name,
+    // Not in the cluster, so in no namespace.
+    namespace: null,
     settings: {
       publicNetworkAccess: settings.publicNetworkAccess ?? false,
       allowedIpRanges: settings.allowedIpRanges ?? [],
@@ -142,7 +144,10 @@ function accountFromSettings(
   return account;
 }
 
-function fromIntent(state: Readonly<DesiredState>, extra: Partial<StorageAccount> = {}): StorageAccount {
+function fromIntent(
+  state: Readonly<DesiredState>,
+  extra: Partial<Omit<StorageAccount, 'namespace'>> = {},
+): StorageAccount {
   return accountFromSettings(state.account, state.desired, 'ledger', {
     ...(state.owner ? { requestedBy: state.owner.display, requestedBySubject: state.owner.subject } : {}),
     stateDetail: 'No cluster object: this is the intent the portal recorded',
