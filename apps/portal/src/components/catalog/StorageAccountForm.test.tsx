@@ -72,6 +72,30 @@ describe('storage account workflow form', () => {
     expect(preview()).not.toContain('books.dev');
   });
 
+  it("in namespaced scope previews a v2 Account in its application's namespace and offers that namespace's groups", async () => {
+    const teamGroups = [
+      { name: 'rg-shop', location: 'westeurope', ready: true, namespace: 'shop' },
+      { name: 'rg-billing', location: 'westeurope', ready: true, namespace: 'billing' },
+    ];
+    render(
+      <StorageAccountForm
+        resourceGroups={teamGroups}
+        locations={locations}
+        scope={{ kind: 'namespaced', namespaceTemplate: '{application}', providerConfig: 'azure-prod' }}
+      />,
+    );
+    await fill(screen.getByRole('textbox', { name: /Application/ }), 'shop');
+    expect(preview()).toContain('apiVersion: storage.azure.m.upbound.io/v1beta1');
+    expect(preview()).toContain('namespace: shop');
+    expect(preview()).toContain('kind: ClusterProviderConfig');
+    expect(preview()).toContain('name: azure-prod');
+    await userEvent.click(screen.getByRole('combobox', { name: /Resource group/ }));
+    const offered = within(screen.getByRole('listbox'))
+      .getAllByRole('option')
+      .map((option) => option.textContent);
+    expect(offered).toEqual(['rg-shop (westeurope)']);
+  });
+
   it("offers the resource group's own location first, then every allowed one", async () => {
     renderForm();
     await userEvent.click(screen.getByRole('combobox', { name: /Location/ }));

@@ -12,6 +12,7 @@ import Typography from '@mui/material/Typography';
 import { useRouter } from 'next/navigation';
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { buildAccountManifest, type AccountManifest } from '@/lib/platform/account-manifest';
+import { accountNamespace, CLUSTER_SCOPE, type AccountScope } from '@/lib/platform/account-scope';
 import type { FieldErrors } from '@/lib/platform/storage-request';
 import type { Location } from '@/lib/platform/storage-rules';
 import type { ResourceGroup } from '@/lib/platform/types';
@@ -44,10 +45,13 @@ const stepOf = (field: string) => FORM_STEPS.findIndex((step) => (step.fields as
 export function StorageAccountForm({
   resourceGroups,
   locations,
+  scope = CLUSTER_SCOPE,
 }: {
   resourceGroups: ResourceGroup[];
   /** The locations platform policy allows (PORTAL_ALLOWED_LOCATIONS). */
   locations: readonly Location[];
+  /** Where Accounts live (PORTAL_ACCOUNT_SCOPE): the preview and the offered groups follow it. */
+  scope?: AccountScope;
 }) {
   const router = useRouter();
   const formRef = useRef<HTMLFormElement>(null);
@@ -62,7 +66,16 @@ export function StorageAccountForm({
   // One key per reviewed request: a repeated click or retry of the same request reuses it.
   const idempotencyKey = useRef<string>('');
   const form = useStorageForm({ resourceGroups, locations }, () => setFailure(undefined));
-  const draftManifest = useMemo(() => buildAccountManifest(previewRequest(form.values)), [form.values]);
+  const draftManifest = useMemo(
+    () => buildAccountManifest(previewRequest(form.values), {}, scope),
+    [form.values, scope],
+  );
+  // In namespaced scope an account may use only the resource groups of its application's namespace.
+  const namespace = accountNamespace(scope, form.values);
+  const groupsHere = useMemo(
+    () => (namespace === undefined ? resourceGroups : resourceGroups.filter((group) => group.namespace === namespace)),
+    [resourceGroups, namespace],
+  );
 
   // Focus moves after the step has rendered: to the field asked for, else the step's heading.
   useEffect(() => {
@@ -180,7 +193,7 @@ export function StorageAccountForm({
           {step === 0 ? (
             <>
               <BasicsSection form={form} />
-              <PlacementSection form={form} resourceGroups={resourceGroups} locations={locations} />
+              <PlacementSection form={form} resourceGroups={groupsHere} locations={locations} />
               <PerformanceSection form={form} />
             </>
           ) : null}

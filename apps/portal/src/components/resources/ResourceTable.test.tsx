@@ -51,6 +51,22 @@ describe('inventory table', () => {
     expect(within(cards).getByText('billing · rg-b · northeurope · Premium_ZRS · 5m old')).toBeInTheDocument();
   });
 
+  it('shows a Namespace column only for namespaced accounts, each linking to that namespace alone', () => {
+    const { unmount } = render(<ResourceTable page={page()} view={{}} />);
+    expect(screen.queryByRole('columnheader', { name: 'Namespace' })).not.toBeInTheDocument();
+    unmount();
+    const namespacedRows = rows.map((row, index) => ({ ...row, namespace: index === 0 ? 'webshop' : 'billing' }));
+    render(<ResourceTable page={page({ rows: namespacedRows })} view={{ sort: '-age' }} />);
+    const table = screen.getByRole('table', { name: 'Storage accounts' });
+    expect(within(table).getByRole('columnheader', { name: 'Namespace' })).toBeInTheDocument();
+    expect(within(table).getByRole('link', { name: 'webshop' })).toHaveAttribute(
+      'href',
+      '/resources?namespace=webshop&sort=-age',
+    );
+    const cards = screen.getByRole('list', { name: 'Storage accounts' });
+    expect(within(cards).getByText('webshop · shop · rg-a · westeurope · Standard_LRS · 3h old')).toBeInTheDocument();
+  });
+
   it('asks the server for the filter once typing settles, keeping state and sort and starting at the first page', async () => {
     replace.mockClear();
     render(<ResourceTable page={page()} view={{ state: 'Ready', class: 'drifted', sort: '-age' }} />);

@@ -30,6 +30,8 @@ import { StateChip } from './StateChip';
 /** One inventory row; the server computes `age` so server and browser render the same text. */
 export interface ResourceRow {
   name: string;
+  /** The Account's namespace (namespaced scope only). */
+  namespace?: string;
   application?: string;
   resourceGroup?: string;
   location?: string;
@@ -56,8 +58,9 @@ export interface InventoryPageView {
 // Typing settles before the server is asked, so each keystroke does not load a page.
 const FILTER_DELAY_MS = 300;
 
-const COLUMNS: { label: string; sort?: string }[] = [
+const COLUMNS: { label: string; sort?: string; namespacedOnly?: true }[] = [
   { label: 'Name', sort: 'name' },
+  { label: 'Namespace', sort: 'namespace', namespacedOnly: true },
   { label: 'Application', sort: 'application' },
   { label: 'Resource group', sort: 'resourceGroup' },
   { label: 'Location', sort: 'location' },
@@ -93,6 +96,9 @@ export function ResourceTable({
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const sort = view.sort ?? DEFAULT_SORT;
   const rows = page.rows;
+  // Crossplane v2's namespaced Accounts carry a namespace; cluster-scoped ones have no such column.
+  const namespaced = rows.some((row) => row.namespace !== undefined) || view.namespace !== undefined;
+  const columns = COLUMNS.filter((column) => namespaced || !column.namespacedOnly);
 
   useEffect(() => () => clearTimeout(timer.current), []);
 
@@ -178,7 +184,7 @@ export function ResourceTable({
             <Table size="small" aria-label="Storage accounts">
               <TableHead>
                 <TableRow>
-                  {COLUMNS.map((column) => {
+                  {columns.map((column) => {
                     const active = column.sort !== undefined && sort.replace(/^-/, '') === column.sort;
                     const direction = sort.startsWith('-') ? 'desc' : 'asc';
                     return (
@@ -209,6 +215,20 @@ export function ResourceTable({
                     <TableCell>
                       <NameLink name={row.name} />
                     </TableCell>
+                    {namespaced ? (
+                      <TableCell>
+                        {row.namespace ? (
+                          <Link
+                            component={NextLink}
+                            href={inventoryHref({ ...view, cursor: undefined, namespace: row.namespace })}
+                          >
+                            {row.namespace}
+                          </Link>
+                        ) : (
+                          '—'
+                        )}
+                      </TableCell>
+                    ) : null}
                     <TableCell>{row.application ?? '—'}</TableCell>
                     <TableCell>{row.resourceGroup ?? '—'}</TableCell>
                     <TableCell>{row.location ?? '—'}</TableCell>
@@ -249,7 +269,9 @@ export function ResourceTable({
                   <StateChip state={row.state} {...(row.stateDetail ? { title: row.stateDetail } : {})} />
                 </Box>
                 <Typography variant="body2" color="text.secondary" sx={{ mt: 0.5 }}>
-                  {[row.application, row.resourceGroup, row.location, row.sku].filter(Boolean).join(' · ')}
+                  {[row.namespace, row.application, row.resourceGroup, row.location, row.sku]
+                    .filter(Boolean)
+                    .join(' · ')}
                   {` · ${row.age} old`}
                 </Typography>
                 {row.classification ? (

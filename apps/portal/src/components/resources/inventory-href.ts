@@ -4,6 +4,8 @@ export interface InventoryView {
   state?: string;
   /** A classification code against intent. */
   class?: string;
+  /** One namespace's accounts (namespaced scope). */
+  namespace?: string;
   /** The server's sort order ("name", "-age", ...); "name" is the default and left out of URLs. */
   sort?: string;
   cursor?: string;
@@ -17,6 +19,7 @@ export function inventoryHref(view: InventoryView): string {
   if (view.q) params.set('q', view.q);
   if (view.state) params.set('state', view.state);
   if (view.class) params.set('class', view.class);
+  if (view.namespace) params.set('namespace', view.namespace);
   if (view.sort && view.sort !== DEFAULT_SORT) params.set('sort', view.sort);
   if (view.cursor) params.set('cursor', view.cursor);
   const search = params.toString();

@@ -1,5 +1,5 @@
 import 'server-only';
-import { accountNamespace } from '@/lib/platform/account-scope';
+import { accountNamespace, type AccountScope } from '@/lib/platform/account-scope';
 import { ownedChanges, ownedFromRequest } from '@/lib/platform/owned-settings';
 import { parseStorageAccountRequest } from '@/lib/platform/storage-request';
 import type { Location } from '@/lib/platform/storage-rules';
@@ -99,6 +99,11 @@ export function listResourceGroups(): Promise<ResourceGroup[]> {
   return getPlatformBackend().listResourceGroups();
 }
 
+/** Where Accounts live (PORTAL_ACCOUNT_SCOPE); the workflow's preview and groups follow it. */
+export function accountScope(): AccountScope {
+  return loadConfig().accountScope;
+}
+
 /** The Azure regions platform policy allows (PORTAL_ALLOWED_LOCATIONS), in the configured order. */
 export function allowedLocations(): readonly Location[] {
   return loadConfig().allowedLocations;
@@ -122,7 +127,7 @@ async function checkedRequest(
   // specification's development mode accepts a POST and answers with a generated name.
   if (backend.mode === 'mock') return parsed.request;
   // In namespaced scope an account may use only the resource groups of its own namespace.
-  const namespace = accountNamespace(loadConfig().accountScope, parsed.request);
+  const namespace = accountNamespace(accountScope(), parsed.request);
   const groups = await backend.listResourceGroups();
   const group = groups.find(
     (candidate) =>

@@ -5,7 +5,7 @@ import { PageHeader } from '@/components/common/PageHeader';
 import { PlatformProblem } from '@/components/common/PlatformProblem';
 import { pageRefusal } from '@/server/auth/page-access';
 import { loadPlatformData } from '@/server/services/page-data';
-import { allowedLocations, listResourceGroups } from '@/server/services/storage-accounts';
+import { accountScope, allowedLocations, listResourceGroups } from '@/server/services/storage-accounts';
 
 export const metadata: Metadata = { title: 'New Azure storage account' };
 
@@ -27,6 +27,7 @@ export default async function AzureStoragePage() {
         <StorageAccountForm
           resourceGroups={loaded.value.filter((group) => group.ready)}
           locations={allowedLocations()}
+          scope={accountScope()}
         />
       ) : (
         <PlatformProblem message={loaded.message} status={loaded.status} />

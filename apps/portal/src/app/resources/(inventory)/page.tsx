@@ -34,7 +34,7 @@ export default async function ResourcesPage({ searchParams }: { searchParams: Pr
   const since = accountFeed().latestId;
   const deleted = first(raw['deleted']);
   const params = new URLSearchParams();
-  for (const name of ['q', 'state', 'class', 'sort', 'cursor']) {
+  for (const name of ['q', 'state', 'class', 'namespace', 'sort', 'cursor']) {
     const value = first(raw[name]);
     if (value !== undefined) params.set(name, value);
   }
@@ -54,6 +54,7 @@ export default async function ResourcesPage({ searchParams }: { searchParams: Pr
     ...(query.q ? { q: query.q } : {}),
     ...(query.state ? { state: query.state } : {}),
     ...(query.classification ? { class: query.classification } : {}),
+    ...(query.namespace ? { namespace: query.namespace } : {}),
     sort: query.sort,
   };
   return (
@@ -92,6 +93,12 @@ export default async function ResourcesPage({ searchParams }: { searchParams: Pr
                 <AppLink href={inventoryHref({ ...view, class: undefined })}>Show every account</AppLink>
               </>
             ) : null}
+            {query.namespace ? (
+              <>
+                <Chip label={`Namespace: ${query.namespace}`} color="primary" variant="outlined" size="small" />
+                <AppLink href={inventoryHref({ ...view, namespace: undefined })}>Show every namespace</AppLink>
+              </>
+            ) : null}
             {/* Every change (a just-deleted account leaving the list among them) re-renders the page. */}
             <LiveUpdates since={since} />
           </Box>
@@ -106,11 +113,13 @@ export default async function ResourcesPage({ searchParams }: { searchParams: Pr
             }}
             view={view}
             emptyMessage={
-              query.classification && !loaded.value.inventoryEmpty
-                ? `No storage accounts are “${CLASSIFICATION_LABELS[query.classification]}”.`
-                : query.state && !loaded.value.inventoryEmpty
-                  ? `No storage accounts are ${query.state.toLowerCase()}.`
-                  : emptyInventoryMessage(platformMode())
+              query.namespace && !loaded.value.inventoryEmpty
+                ? `No storage accounts are in namespace ${query.namespace}.`
+                : query.classification && !loaded.value.inventoryEmpty
+                  ? `No storage accounts are “${CLASSIFICATION_LABELS[query.classification]}”.`
+                  : query.state && !loaded.value.inventoryEmpty
+                    ? `No storage accounts are ${query.state.toLowerCase()}.`
+                    : emptyInventoryMessage(platformMode())
             }
           />
         </>
