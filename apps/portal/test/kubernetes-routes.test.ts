@@ -197,7 +197,7 @@ describe('platform API on a Kubernetes cluster', () => {
     // The portal's permissions: events in "default" through a Role, none across all namespaces.
     cluster.standIn.forbid({ verbs: ['*'], resources: ['events'], scope: 'cluster' });
     const detail = await eventually(async () => {
-      const found = await data.getStorageAccountDetail('stevents02');
+      const found = await data.getStorageAccountActivity('stevents02');
       return found.events.some((e) => e.reason === 'CreatedExternalResource') ? found : undefined;
     }, 'the events of stevents02 read in "default"');
     expect(detail.events[0]).toMatchObject({ type: 'Normal', reason: 'CreatedExternalResource' });
@@ -208,7 +208,7 @@ describe('platform API on a Kubernetes cluster', () => {
     const { item } = await json<{ item: Item }>(await resources.POST(post(request({ name: 'stevents01' }))));
     const { data } = await routes();
     const detail = await eventually(async () => {
-      const found = await data.getStorageAccountDetail(item.name);
+      const found = await data.getStorageAccountActivity(item.name);
       return found.events.some((e) => e.reason === 'CreatedExternalResource') ? found : undefined;
     }, 'the creation event');
     expect(detail.events[0]).toMatchObject({ type: 'Normal', reason: 'CreatedExternalResource', count: 1 });
@@ -400,7 +400,7 @@ describe('platform API on a Kubernetes cluster', () => {
     expect((await resources.POST(post(request({ name: 'stforbid02' })))).status).toBe(201);
     cluster.standIn.forbid({ verbs: ['*'], resources: ['events'] });
     const { data } = await routes();
-    await expect(data.getStorageAccountDetail('stforbid02')).rejects.toMatchObject({ status: 403 });
+    await expect(data.getStorageAccountActivity('stforbid02')).rejects.toMatchObject({ status: 403 });
 
     cluster.standIn.forbid({ verbs: ['patch'] });
     const annotation = await resources.DELETE(del('stforbid02'));

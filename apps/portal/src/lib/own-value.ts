@@ -7,8 +7,3 @@
 export function ownValue<V>(table: Readonly<Record<string, V>>, key: string | undefined | null): V | undefined {
   return typeof key === 'string' && Object.hasOwn(table, key) ? table[key] : undefined;
 }
-
-/** Whether a value from outside is one of the table's own keys (see ownValue). */
-export function isOwnKey<T extends object>(table: T, key: string): key is Extract<keyof T, string> {
-  return Object.hasOwn(table, key);
-}

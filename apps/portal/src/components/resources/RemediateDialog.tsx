@@ -14,7 +14,7 @@ import type { OwnedFieldChange } from '@/lib/platform/owned-settings';
 import { remediateResource, type RemediationAction } from './account-client';
 
 /** What each remediation does, in the words of its button and of its review. */
-export const REMEDIATION_TEXT: Record<RemediationAction, { button: string; review: string }> = {
+const REMEDIATION_TEXT: Record<RemediationAction, { button: string; review: string }> = {
   'restore-intent': {
     button: 'Restore intent',
     review:
@@ -53,7 +53,7 @@ function describe(change: OwnedFieldChange): string {
 }
 
 /** One remediation through the review step: the server's dry run and what it changes, then apply. */
-export function RemediateButton({
+function RemediateButton({
   name,
   action,
   resourceVersion,

@@ -257,7 +257,7 @@ export function YamlSection({ yaml }: { yaml: string }) {
 }
 
 /** The settings compared between spec and Azure, in the order and words of the owned settings. */
-export const COMPARED_SETTINGS: [keyof AccountSpecView, string][] = (
+const COMPARED_SETTINGS: [keyof AccountSpecView, string][] = (
   [
     'location',
     'kind',

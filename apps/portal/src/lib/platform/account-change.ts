@@ -37,7 +37,7 @@ export interface ChangeableSettings {
 
 export type ChangeableField = keyof ChangeableSettings;
 
-export const CHANGEABLE_FIELDS: Record<ChangeableField, string> = {
+const CHANGEABLE_FIELDS: Record<ChangeableField, string> = {
   accessTier: 'Access tier',
   publicNetworkAccess: 'Public network access',
   allowedIpRanges: 'Allowed IP ranges',
@@ -118,7 +118,7 @@ const changeShape = {
   environment: z.enum(ENVIRONMENTS, { error: `Environment must be one of: ${ENVIRONMENTS.join(', ')}` }).optional(),
 };
 
-export const accountChangeSchema = z.object(changeShape, { error: 'Request body must be a JSON object' });
+const accountChangeSchema = z.object(changeShape, { error: 'Request body must be a JSON object' });
 
 export type AccountChange = z.output<typeof accountChangeSchema>;
 

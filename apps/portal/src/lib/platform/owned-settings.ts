@@ -79,14 +79,6 @@ export function sameOwnedValue(a: unknown, b: unknown): boolean {
   return normalised(a) === normalised(b);
 }
 
-/**
- * Owned fields where `other` says something different from `reference`. A field `other` does not
- * state at all (undefined) is no disagreement: a side that has not reported a value has not drifted.
- */
-export function differingOwnedFields(reference: Partial<OwnedSettings>, other: Partial<OwnedSettings>): OwnedField[] {
-  return OWNED_FIELDS.filter((field) => other[field] !== undefined && !sameOwnedValue(reference[field], other[field]));
-}
-
 /** What an action did to the desired state, field by field; every field of a new account is a change. */
 export function ownedChanges(before: OwnedSettings | undefined, after: OwnedSettings | undefined): OwnedFieldChange[] {
   return OWNED_FIELDS.filter((field) => !sameOwnedValue(before?.[field], after?.[field])).map((field) => {

@@ -40,7 +40,7 @@ function choice<const T extends readonly [string, ...string[]]>(values: T, label
 const booleanField = (label: string, fallback: boolean) =>
   z.boolean({ error: `${label} must be true or false` }).default(fallback);
 
-export const storageAccountRequestSchema = z
+const storageAccountRequestSchema = z
   .strictObject(
     {
       name: nameField,

@@ -115,7 +115,7 @@ export function locationsFor(groupLocation: string | undefined, allowed: readonl
 }
 
 /** Azure's rule for storage account names. */
-export const ACCOUNT_NAME = { minLength: 3, maxLength: 24, pattern: /^[a-z0-9]+$/ } as const;
+const ACCOUNT_NAME = { minLength: 3, maxLength: 24, pattern: /^[a-z0-9]+$/ } as const;
 /** Application names become label values and part of generated account names. */
 export const APPLICATION_NAME = { maxLength: 40, pattern: /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/ } as const;
 

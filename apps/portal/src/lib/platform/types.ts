@@ -12,9 +12,6 @@ export type { ChangeableSettings } from './account-change';
 export const ACCOUNT_STATES = ['Ready', 'Provisioning', 'Deleting', 'Failed', 'Unknown'] as const;
 export type AccountState = (typeof ACCOUNT_STATES)[number];
 
-/** A resource in these states changes by itself; pages keep refreshing while one is shown. */
-export const UNSETTLED_STATES: readonly AccountState[] = ['Provisioning', 'Deleting'];
-
 export interface Condition {
   type: string;
   status: 'True' | 'False' | 'Unknown';

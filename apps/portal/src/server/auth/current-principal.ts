@@ -4,7 +4,6 @@ import { redirect } from 'next/navigation';
 import { cache } from 'react';
 import type { Principal } from '@/lib/auth/permissions';
 import { loadConfig } from '../runtime/config';
-import { SignInRequiredError } from '../model/errors';
 import { resolvePrincipal } from './principal';
 import { SIGN_IN_PATH } from './sign-in-paths';
 
@@ -27,12 +26,5 @@ export const currentPrincipal = cache(async (): Promise<Principal | undefined> =
 export async function signedInPrincipal(): Promise<Principal> {
   const principal = await currentPrincipal();
   if (!principal) redirect(SIGN_IN_PATH);
-  return principal;
-}
-
-/** For Server Actions: the signed-in user. @throws SignInRequiredError */
-export async function requireCurrentPrincipal(): Promise<Principal> {
-  const principal = await currentPrincipal();
-  if (!principal) throw new SignInRequiredError();
   return principal;
 }

@@ -3,7 +3,6 @@ import 'server-only';
 /** Where the sign-in flow lives; the redirect URI is the contract's `<PORTAL_PUBLIC_URL>/api/auth/callback/oidc`. */
 export const SIGN_IN_PATH = '/api/auth/signin';
 export const CALLBACK_PATH = '/api/auth/callback/oidc';
-export const SIGN_OUT_PATH = '/api/auth/signout';
 export const SIGNED_OUT_PATH = '/signed-out';
 export const SIGN_IN_FAILED_PATH = '/sign-in-failed';
 

@@ -43,10 +43,10 @@ export function contentSecurityPolicy(nonce: string, { development }: PolicyOpti
 }
 
 /** An API answer is data, never a document: nothing may load from or frame it. */
-export const API_CONTENT_SECURITY_POLICY = "default-src 'none'; frame-ancestors 'none'";
+const API_CONTENT_SECURITY_POLICY = "default-src 'none'; frame-ancestors 'none'";
 
 /** A year; no includeSubDomains, as the portal does not speak for its parent domain's other hosts. */
-export const STRICT_TRANSPORT_SECURITY = 'max-age=31536000';
+const STRICT_TRANSPORT_SECURITY = 'max-age=31536000';
 
 export interface HeaderOptions {
   /** PORTAL_PUBLIC_URL is https: browsers are told to use nothing else. */

@@ -91,10 +91,7 @@ function lastApplied(annotations: Record<string, string>): Record<string, unknow
  * portal never set are not compared: Crossplane providers late-initialize spec.forProvider with
  * Azure's defaults after a create, which is no edit made elsewhere.
  */
-export function changedSinceLastApplied(
-  forProvider: Record<string, unknown>,
-  annotations: Record<string, string>,
-): string[] {
+function changedSinceLastApplied(forProvider: Record<string, unknown>, annotations: Record<string, string>): string[] {
   const applied = lastApplied(annotations);
   if (!applied) return [];
   return Object.keys(applied)

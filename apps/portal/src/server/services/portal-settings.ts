@@ -20,10 +20,10 @@ export interface SettingEntry {
   value: string;
 }
 
-export const PORTAL_VERSION: string = packageJson.version;
+const PORTAL_VERSION: string = packageJson.version;
 
 /** A secret is never shown, only whether it is configured. */
-export function secretState(value: string | undefined): string {
+function secretState(value: string | undefined): string {
   return value === undefined || value === '' ? 'not set' : 'set';
 }
 
@@ -84,7 +84,7 @@ function authSettings(auth: AuthConfig): SettingEntry[] {
 }
 
 /** The effective configuration, for admins. */
-export function portalSettings(config: PortalConfig, mode: PlatformMode): SettingEntry[] {
+function portalSettings(config: PortalConfig, mode: PlatformMode): SettingEntry[] {
   return [
     { label: 'Mode', value: platformModeText(mode) },
     { label: 'Version', value: PORTAL_VERSION },
@@ -111,7 +111,7 @@ export function portalSettings(config: PortalConfig, mode: PlatformMode): Settin
 }
 
 /** Where the kubeconfig points: context, cluster, API server, user name; never its credentials. */
-export function clusterSettings(kubeconfig: KubeConfig, env: Record<string, string | undefined>): SettingEntry[] {
+function clusterSettings(kubeconfig: KubeConfig, env: Record<string, string | undefined>): SettingEntry[] {
   const cluster = kubeconfig.getCurrentCluster();
   const user = kubeconfig.getCurrentUser();
   return [
@@ -140,7 +140,7 @@ function collectionState(health: CollectionHealth): string {
 }
 
 /** The watch-fed cache the portal reads the cluster through: for admins diagnosing a stale or failing portal. */
-export function clusterCacheSettings(mode: PlatformMode): SettingEntry[] {
+function clusterCacheSettings(mode: PlatformMode): SettingEntry[] {
   if (mode === 'mock') return [{ label: 'Cache', value: 'none: development mode contacts no cluster' }];
   const health = clusterCacheHealth();
   if (!health) return [{ label: 'Cache', value: 'not started: nothing has been read from the cluster yet' }];
@@ -167,7 +167,7 @@ export function clusterCacheSettings(mode: PlatformMode): SettingEntry[] {
 }
 
 /** What a signed-in user who is not an admin sees: the mode, the cluster's name and the version. */
-export function summarySettings(mode: PlatformMode, clusterName: string): SettingEntry[] {
+function summarySettings(mode: PlatformMode, clusterName: string): SettingEntry[] {
   return [
     { label: 'Mode', value: platformModeText(mode) },
     { label: 'Cluster', value: clusterName },

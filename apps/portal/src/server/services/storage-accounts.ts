@@ -78,21 +78,12 @@ export interface StorageAccountActivity {
   yaml: string;
 }
 
-export interface StorageAccountDetail extends StorageAccountActivity {
-  account: StorageAccount;
-}
-
 /** Events and the YAML of one resource: slower, secondary parts of the detail page. */
 export async function getStorageAccountActivity(rawName: string): Promise<StorageAccountActivity> {
   const name = parseResourceName(rawName);
   const backend = getPlatformBackend();
   const [events, yaml] = await Promise.all([backend.events(name), backend.manifestYaml(name)]);
   return { events, yaml };
-}
-
-export async function getStorageAccountDetail(rawName: string): Promise<StorageAccountDetail> {
-  const account = await getStorageAccount(rawName);
-  return { account, ...(await getStorageAccountActivity(rawName)) };
 }
 
 export function listResourceGroups(): Promise<ResourceGroup[]> {

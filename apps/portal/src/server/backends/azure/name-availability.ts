@@ -25,7 +25,7 @@ export class NameCheckFailedError extends Error {
 }
 
 /** A create waits for this answer; longer than this and it is refused rather than left hanging. */
-export const NAME_CHECK_TIMEOUT_MS = 10_000;
+const NAME_CHECK_TIMEOUT_MS = 10_000;
 
 /** Microsoft.Storage/checkNameAvailability through the SDK's public storageAccounts API. */
 export function createArmNameChecker(

@@ -20,7 +20,7 @@ import type { ClusterCache } from './cluster-cache';
 import type { AccountRef, ClusterClient } from './cluster-client';
 
 /** Annotations that record who asked for a deletion, beside the ones create writes. */
-export const DELETION_KEYS = {
+const DELETION_KEYS = {
   requestId: `${PORTAL_KEY_PREFIX}/deletion-request-id`,
   requestedBy: PORTAL_KEYS.deletionRequestedBy,
   requestedBySubject: PORTAL_KEYS.deletionRequestedBySubject,

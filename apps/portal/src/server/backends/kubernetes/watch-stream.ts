@@ -34,7 +34,7 @@ export class ResourceVersionExpiredError extends Error {
 const MIN_WATCH_SECONDS = 300;
 const MAX_WATCH_SECONDS = 600;
 
-export function watchTimeoutSeconds(): number {
+function watchTimeoutSeconds(): number {
   return MIN_WATCH_SECONDS + Math.floor(Math.random() * (MAX_WATCH_SECONDS - MIN_WATCH_SECONDS));
 }
 

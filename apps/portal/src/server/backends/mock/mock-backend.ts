@@ -16,14 +16,14 @@ import { generatedAccountName } from '../../model/resource-name';
  */
 
 /** Mocked approved resource groups, so the workflow can be walked without a cluster. */
-export const MOCK_RESOURCE_GROUPS: readonly ResourceGroup[] = [
+const MOCK_RESOURCE_GROUPS: readonly ResourceGroup[] = [
   { name: 'rg-platform-demo', location: 'westeurope', ready: true },
   { name: 'rg-books-dev', location: 'westeurope', ready: true },
   { name: 'rg-books-prod', location: 'northeurope', ready: true },
 ];
 
 const MOCK_USER = 'development-mode';
-export const MOCK_RESOURCE_VERSION = '1';
+const MOCK_RESOURCE_VERSION = '1';
 
 const SYNTHETIC_REQUEST: Omit<StorageAccountRequest, 'name'> = {
   application: 'demo',

@@ -8,7 +8,7 @@ import type { ApplicationSummary } from './inventory-summary';
  * even while applications appear or disappear in between.
  */
 
-export const APPLICATIONS_PAGE_SIZE = 50;
+const APPLICATIONS_PAGE_SIZE = 50;
 
 export interface ApplicationsPage {
   items: ApplicationSummary[];

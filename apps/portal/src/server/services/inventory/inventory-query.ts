@@ -12,8 +12,8 @@ import { namespaceNameProblem } from '@/lib/platform/account-scope';
  * list the backend hands out (the same array until something changes) and remembered.
  */
 
-export const MAX_PAGE_SIZE = 500;
-export const DEFAULT_PAGE_SIZE = 100;
+const MAX_PAGE_SIZE = 500;
+const DEFAULT_PAGE_SIZE = 100;
 const MAX_QUERY_LENGTH = 200;
 
 type Field = (account: StorageAccount) => string | undefined;

@@ -28,7 +28,7 @@ export interface ApplicationSummary {
   accounts: Pick<StorageAccount, 'name' | 'state'>[];
 }
 
-export const SHOWN_PER_APPLICATION = 5;
+const SHOWN_PER_APPLICATION = 5;
 
 const emptyCounts = (): StateCounts => Object.fromEntries(ACCOUNT_STATES.map((state) => [state, 0])) as StateCounts;
 
