@@ -1,5 +1,5 @@
 import 'server-only';
-import type { ApplicationSummary } from './inventory-summary';
+import { compareApplications, type ApplicationSummary } from './inventory-summary';
 
 /**
  * Paging of the applications page on the server, as the inventory is paged: a page renders a few
@@ -24,17 +24,6 @@ interface Cursor {
   direction: 'after' | 'before';
   /** Undefined for the row of accounts without an application, which comes last. */
   application: string | undefined;
-}
-
-/**
- * The applications page's order: by name as people read it (locale order), plain code-unit order
- * between names that compare equal, and the accounts without an application last.
- */
-export function compareApplications(a: string | undefined, b: string | undefined): number {
-  if (a === b) return 0;
-  if (a === undefined) return 1;
-  if (b === undefined) return -1;
-  return a.localeCompare(b) || (a < b ? -1 : 1);
 }
 
 function encodeCursor(cursor: Cursor): string {

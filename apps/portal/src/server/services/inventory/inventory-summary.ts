@@ -2,7 +2,6 @@ import 'server-only';
 import { countByClass, type Classification, type ClassificationCode } from '@/lib/platform/classification';
 import { ACCOUNT_STATES, type AccountState, type StorageAccount } from '@/lib/platform/types';
 import { processWide } from '../../runtime/process-wide';
-import { compareApplications } from './applications-page';
 
 /**
  * Counts for the overview and the applications page, computed once per list the backend hands out
@@ -29,6 +28,17 @@ export interface ApplicationSummary {
 }
 
 const SHOWN_PER_APPLICATION = 5;
+
+/**
+ * The applications page's order: by name as people read it (locale order), plain code-unit order
+ * between names that compare equal, and the accounts without an application last.
+ */
+export function compareApplications(a: string | undefined, b: string | undefined): number {
+  if (a === b) return 0;
+  if (a === undefined) return 1;
+  if (b === undefined) return -1;
+  return a.localeCompare(b) || (a < b ? -1 : 1);
+}
 
 const emptyCounts = (): StateCounts => Object.fromEntries(ACCOUNT_STATES.map((state) => [state, 0])) as StateCounts;
 
