@@ -20,6 +20,7 @@ import {
   type Location,
   type ReplicationType,
 } from '@/lib/platform/storage-rules';
+import { SETTING_LABELS } from '@/lib/platform/setting-labels';
 import type { ResourceGroup } from '@/lib/platform/types';
 
 export interface StorageFormValues {
@@ -48,21 +49,21 @@ export type StorageFormField = keyof StorageFormValues;
 /** Each field's visible label, for messages that point at a field. */
 export const FIELD_LABELS: Record<StorageFormField, string> = {
   name: 'Account name',
-  application: 'Application',
-  environment: 'Environment',
-  resourceGroup: 'Resource group',
-  location: 'Location',
-  accountKind: 'Account kind',
-  accountTier: 'Performance tier',
-  replicationType: 'Replication',
-  accessTier: 'Access tier',
-  publicNetworkAccess: 'Public network access',
-  allowedIpRanges: 'Allowed IP ranges',
-  httpsOnly: 'HTTPS only',
-  sharedKeyAccess: 'Shared key access',
-  hierarchicalNamespace: 'Hierarchical namespace',
-  sftpEnabled: 'SFTP',
-  nfsv3Enabled: 'NFSv3',
+  application: SETTING_LABELS.application,
+  environment: SETTING_LABELS.environment,
+  resourceGroup: SETTING_LABELS.resourceGroup,
+  location: SETTING_LABELS.location,
+  accountKind: SETTING_LABELS.kind,
+  accountTier: SETTING_LABELS.tier,
+  replicationType: SETTING_LABELS.replication,
+  accessTier: SETTING_LABELS.accessTier,
+  publicNetworkAccess: SETTING_LABELS.publicNetworkAccess,
+  allowedIpRanges: SETTING_LABELS.allowedIpRanges,
+  httpsOnly: SETTING_LABELS.httpsOnly,
+  sharedKeyAccess: SETTING_LABELS.sharedKeyAccess,
+  hierarchicalNamespace: SETTING_LABELS.hierarchicalNamespace,
+  sftpEnabled: SETTING_LABELS.sftpEnabled,
+  nfsv3Enabled: SETTING_LABELS.nfsv3Enabled,
 };
 
 /** The steps before review and their fields, in the order they appear on the page. */

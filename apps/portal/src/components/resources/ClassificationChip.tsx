@@ -5,7 +5,7 @@ import {
   type Classification,
   type ClassificationCode,
 } from '@/lib/platform/classification';
-import { OWNED_FIELD_LABELS } from '@/lib/platform/owned-settings';
+import { SETTING_LABELS } from '@/lib/platform/setting-labels';
 
 const COLORS: Record<ClassificationCode, 'success' | 'info' | 'warning' | 'error' | 'default'> = {
   in_sync: 'success',
@@ -22,7 +22,7 @@ const COLORS: Record<ClassificationCode, 'success' | 'info' | 'warning' | 'error
 
 /** The differing fields in the words the rest of the page uses. */
 export function classificationFields(classification: Classification): string {
-  return classification.fields.map((field) => OWNED_FIELD_LABELS[field]).join(', ');
+  return classification.fields.map((field) => SETTING_LABELS[field]).join(', ');
 }
 
 export function ClassificationChip({ classification }: { classification: Classification }) {

@@ -27,6 +27,7 @@ import {
   type FixedCombination,
 } from '@/lib/platform/account-change';
 import { formatSetting, formatTlsVersion } from '@/lib/platform/display';
+import { SETTING_LABELS } from '@/lib/platform/setting-labels';
 import { ACCESS_TIERS, ENVIRONMENTS } from '@/lib/platform/storage-rules';
 import type { FieldErrors } from '@/lib/platform/types';
 import { changeResource } from './account-client';
@@ -188,7 +189,7 @@ export function EditAccountDialog(props: EditAccountDialogProps) {
               {props.accessTierApplies ? (
                 <TextField
                   select
-                  label="Access tier"
+                  label={SETTING_LABELS.accessTier}
                   value={draft.accessTier ?? ''}
                   onChange={(event) => set('accessTier', event.target.value)}
                   error={Boolean(errors['accessTier'])}
@@ -208,11 +209,11 @@ export function EditAccountDialog(props: EditAccountDialogProps) {
                     onChange={(event) => set('publicNetworkAccess', event.target.checked)}
                   />
                 }
-                label="Public network access"
+                label={SETTING_LABELS.publicNetworkAccess}
               />
               {draft.publicNetworkAccess ? (
                 <TextField
-                  label="Allowed IP ranges"
+                  label={SETTING_LABELS.allowedIpRanges}
                   multiline
                   minRows={2}
                   value={rangesText}
@@ -231,7 +232,7 @@ export function EditAccountDialog(props: EditAccountDialogProps) {
               )}
               <TextField
                 select
-                label="Minimum TLS version"
+                label={SETTING_LABELS.minTlsVersion}
                 value={draft.minTlsVersion}
                 onChange={(event) => set('minTlsVersion', event.target.value)}
                 error={Boolean(errors['minTlsVersion'])}
@@ -247,7 +248,7 @@ export function EditAccountDialog(props: EditAccountDialogProps) {
                 control={
                   <Switch checked={draft.httpsOnly} onChange={(event) => set('httpsOnly', event.target.checked)} />
                 }
-                label="HTTPS only"
+                label={SETTING_LABELS.httpsOnly}
               />
               {errors['httpsOnly'] ? (
                 <Alert severity="error" role="alert">
@@ -256,7 +257,7 @@ export function EditAccountDialog(props: EditAccountDialogProps) {
               ) : null}
               <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' } }}>
                 <TextField
-                  label="Application"
+                  label={SETTING_LABELS.application}
                   value={draft.application ?? ''}
                   onChange={(event) => set('application', event.target.value)}
                   error={Boolean(errors['application'])}
@@ -264,7 +265,7 @@ export function EditAccountDialog(props: EditAccountDialogProps) {
                 />
                 <TextField
                   select
-                  label="Environment"
+                  label={SETTING_LABELS.environment}
                   value={draft.environment ?? ''}
                   onChange={(event) => set('environment', event.target.value)}
                   error={Boolean(errors['environment'])}

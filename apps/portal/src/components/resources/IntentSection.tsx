@@ -6,7 +6,8 @@ import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
 import { CLASSIFICATION_HINTS, CLASSIFICATION_LABELS, type Classification } from '@/lib/platform/classification';
 import { formatSetting } from '@/lib/platform/display';
-import { OWNED_FIELDS, OWNED_FIELD_LABELS, type OwnedSettings } from '@/lib/platform/owned-settings';
+import { OWNED_FIELDS, type OwnedSettings } from '@/lib/platform/owned-settings';
+import { SETTING_LABELS } from '@/lib/platform/setting-labels';
 import { classificationFields } from './ClassificationChip';
 import { formatTimestamp } from './format';
 import { RecordList, Section } from './ResourceDetail';
@@ -91,7 +92,7 @@ export function IntentSection({ classification, intent, cluster, cloud, cloudSta
                 }}
               >
                 <Typography variant="body2" component="div" sx={{ m: 0, fontWeight: 600 }}>
-                  {OWNED_FIELD_LABELS[field]}
+                  {SETTING_LABELS[field]}
                   {differing.has(field) ? (
                     <Chip size="small" color="warning" variant="outlined" label="differs" sx={{ ml: 1 }} />
                   ) : null}

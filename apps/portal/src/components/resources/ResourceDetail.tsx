@@ -6,7 +6,7 @@ import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
 import { CopyButton } from '@/components/common/CopyButton';
 import { formatAccountKind, formatSetting, formatSku, formatTlsVersion, yesNo } from '@/lib/platform/display';
-import { OWNED_FIELD_LABELS } from '@/lib/platform/owned-settings';
+import { SETTING_LABELS } from '@/lib/platform/setting-labels';
 import type { AccountSpecView, Condition, PlatformEvent, StorageAccount } from '@/lib/platform/types';
 import { formatTimestamp } from './format';
 
@@ -106,17 +106,17 @@ export function SettingsSection({ account }: { account: StorageAccount }) {
     <Section title="Network and security">
       <Facts
         items={[
-          ['Public network access', yesNo(s.publicNetworkAccess)],
-          ['Allowed IP ranges', s.allowedIpRanges.length > 0 ? s.allowedIpRanges.join(', ') : 'None'],
-          ['HTTPS only', yesNo(s.httpsOnly)],
-          ['Minimum TLS version', formatTlsVersion(s.minTlsVersion)],
-          ['Shared key access', yesNo(s.sharedKeyAccess)],
-          ['Hierarchical namespace', yesNo(s.hierarchicalNamespace)],
-          ['SFTP', yesNo(s.sftpEnabled)],
-          ['NFSv3', yesNo(s.nfsv3Enabled)],
-          ['Public nested items allowed', yesNo(s.allowNestedItemsToBePublic)],
-          ['Cross-tenant replication', yesNo(s.crossTenantReplication)],
-          ['Infrastructure encryption', yesNo(s.infrastructureEncryption)],
+          [SETTING_LABELS.publicNetworkAccess, yesNo(s.publicNetworkAccess)],
+          [SETTING_LABELS.allowedIpRanges, s.allowedIpRanges.length > 0 ? s.allowedIpRanges.join(', ') : 'None'],
+          [SETTING_LABELS.httpsOnly, yesNo(s.httpsOnly)],
+          [SETTING_LABELS.minTlsVersion, formatTlsVersion(s.minTlsVersion)],
+          [SETTING_LABELS.sharedKeyAccess, yesNo(s.sharedKeyAccess)],
+          [SETTING_LABELS.hierarchicalNamespace, yesNo(s.hierarchicalNamespace)],
+          [SETTING_LABELS.sftpEnabled, yesNo(s.sftpEnabled)],
+          [SETTING_LABELS.nfsv3Enabled, yesNo(s.nfsv3Enabled)],
+          [SETTING_LABELS.allowNestedItemsToBePublic, yesNo(s.allowNestedItemsToBePublic)],
+          [SETTING_LABELS.crossTenantReplication, yesNo(s.crossTenantReplication)],
+          [SETTING_LABELS.infrastructureEncryption, yesNo(s.infrastructureEncryption)],
         ]}
       />
     </Section>
@@ -273,7 +273,7 @@ const COMPARED_SETTINGS: [keyof AccountSpecView, string][] = (
     'sftpEnabled',
     'nfsv3Enabled',
   ] as const
-).map((field) => [field, OWNED_FIELD_LABELS[field]]);
+).map((field) => [field, SETTING_LABELS[field]]);
 
 /** Desired (spec) beside observed (what Azure reports), one block per setting; differences marked. */
 export function DesiredObservedList({ account }: { account: StorageAccount }) {

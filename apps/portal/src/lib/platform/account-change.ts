@@ -5,6 +5,7 @@
  */
 import { z } from '../zod';
 import { ownValue } from '../own-value';
+import { SETTING_LABELS } from './setting-labels';
 import { fieldErrorsFromIssues, type FieldErrors } from './storage-request';
 import {
   ACCESS_TIERS,
@@ -38,40 +39,49 @@ export interface ChangeableSettings {
 export type ChangeableField = keyof ChangeableSettings;
 
 const CHANGEABLE_FIELDS: Record<ChangeableField, string> = {
-  accessTier: 'Access tier',
-  publicNetworkAccess: 'Public network access',
-  allowedIpRanges: 'Allowed IP ranges',
-  minTlsVersion: 'Minimum TLS version',
-  httpsOnly: 'HTTPS only',
-  application: 'Application',
-  environment: 'Environment',
+  accessTier: SETTING_LABELS.accessTier,
+  publicNetworkAccess: SETTING_LABELS.publicNetworkAccess,
+  allowedIpRanges: SETTING_LABELS.allowedIpRanges,
+  minTlsVersion: SETTING_LABELS.minTlsVersion,
+  httpsOnly: SETTING_LABELS.httpsOnly,
+  application: SETTING_LABELS.application,
+  environment: SETTING_LABELS.environment,
 };
 
 /** Fields of a storage request that an existing account keeps for life, with the reason shown to people. */
 export const FIXED_FIELDS: Record<string, { label: string; reason: string }> = {
   name: { label: 'Name', reason: 'The name is the account’s identity in Azure and in its endpoints' },
   resourceGroup: {
-    label: 'Resource group',
+    label: SETTING_LABELS.resourceGroup,
     reason: 'Moving an account to another resource group is a move operation, not a setting',
   },
-  location: { label: 'Location', reason: 'An account cannot move to another region; request a new one there' },
-  accountKind: { label: 'Account kind', reason: 'Changing the kind is a one-way upgrade the platform team performs' },
+  location: {
+    label: SETTING_LABELS.location,
+    reason: 'An account cannot move to another region; request a new one there',
+  },
+  accountKind: {
+    label: SETTING_LABELS.kind,
+    reason: 'Changing the kind is a one-way upgrade the platform team performs',
+  },
   accountTier: {
-    label: 'Performance tier',
+    label: SETTING_LABELS.tier,
     reason: 'Standard and Premium run on different hardware; Azure cannot convert between them',
   },
   replicationType: {
-    label: 'Replication',
+    label: SETTING_LABELS.replication,
     reason: 'Changing replication is a data migration that the platform team schedules',
   },
   hierarchicalNamespace: {
-    label: 'Hierarchical namespace',
+    label: SETTING_LABELS.hierarchicalNamespace,
     reason: 'Enabling it is a one-way account upgrade; it cannot be switched off again',
   },
-  sftpEnabled: { label: 'SFTP', reason: 'SFTP needs local users and keys that the platform team sets up with it' },
-  nfsv3Enabled: { label: 'NFSv3', reason: 'Azure allows NFSv3 only when an account is created' },
+  sftpEnabled: {
+    label: SETTING_LABELS.sftpEnabled,
+    reason: 'SFTP needs local users and keys that the platform team sets up with it',
+  },
+  nfsv3Enabled: { label: SETTING_LABELS.nfsv3Enabled, reason: 'Azure allows NFSv3 only when an account is created' },
   sharedKeyAccess: {
-    label: 'Shared key access',
+    label: SETTING_LABELS.sharedKeyAccess,
     reason: 'Turning it off breaks every client that signs with account keys; the platform team coordinates it',
   },
 };
@@ -90,7 +100,7 @@ const changeShape = {
     .trim()
     .min(1, 'resourceVersion must not be empty'),
   accessTier: z.enum(ACCESS_TIERS, { error: `Access tier must be one of: ${ACCESS_TIERS.join(', ')}` }).optional(),
-  publicNetworkAccess: booleanField('Public network access'),
+  publicNetworkAccess: booleanField(SETTING_LABELS.publicNetworkAccess),
   allowedIpRanges: z
     .array(z.string({ error: 'Each allowed IP range must be a string' }).trim(), {
       error: 'Allowed IP ranges must be a list of IPv4 addresses or CIDR ranges',
@@ -106,7 +116,7 @@ const changeShape = {
       message: `Minimum TLS version must be ${CHANGEABLE_TLS_VERSIONS.join(' or ')}; the platform does not allow older TLS`,
     })
     .optional(),
-  httpsOnly: booleanField('HTTPS only'),
+  httpsOnly: booleanField(SETTING_LABELS.httpsOnly),
   application: z
     .string({ error: 'Application must be a string' })
     .trim()

@@ -6,6 +6,7 @@
  */
 import { applyChange, type AccountChange, type ChangeableSettings } from './account-change';
 import { SAFE_DEFAULTS } from './account-manifest';
+import { SETTING_LABELS } from './setting-labels';
 import type { StorageAccountRequest } from './storage-request';
 import { accessTierApplies } from './storage-rules';
 
@@ -36,30 +37,11 @@ export interface OwnedSettings {
 
 export type OwnedField = keyof OwnedSettings;
 
-/** The words for each owned setting, in the order people think of them; every page uses these. */
-export const OWNED_FIELD_LABELS: Record<OwnedField, string> = {
-  location: 'Location',
-  resourceGroup: 'Resource group',
-  kind: 'Account kind',
-  tier: 'Performance tier',
-  replication: 'Replication',
-  accessTier: 'Access tier',
-  publicNetworkAccess: 'Public network access',
-  allowedIpRanges: 'Allowed IP ranges',
-  httpsOnly: 'HTTPS only',
-  minTlsVersion: 'Minimum TLS version',
-  sharedKeyAccess: 'Shared key access',
-  hierarchicalNamespace: 'Hierarchical namespace',
-  sftpEnabled: 'SFTP',
-  nfsv3Enabled: 'NFSv3',
-  allowNestedItemsToBePublic: 'Public nested items allowed',
-  crossTenantReplication: 'Cross-tenant replication',
-  infrastructureEncryption: 'Infrastructure encryption',
-  application: 'Application',
-  environment: 'Environment',
-};
+// Every owned setting has its words in the one label table, and nothing else has a place there.
+const _everyOwnedFieldLabelled: Record<OwnedField, string> = SETTING_LABELS;
 
-export const OWNED_FIELDS = Object.keys(OWNED_FIELD_LABELS) as OwnedField[];
+/** The owned settings, in the order people think of them (the label table's). */
+export const OWNED_FIELDS = Object.keys(SETTING_LABELS) as OwnedField[];
 
 /** One owned setting that differs between two sides (a change, or a drift). */
 export interface OwnedFieldChange {
@@ -82,7 +64,7 @@ export function sameOwnedValue(a: unknown, b: unknown): boolean {
 /** What an action did to the desired state, field by field; every field of a new account is a change. */
 export function ownedChanges(before: OwnedSettings | undefined, after: OwnedSettings | undefined): OwnedFieldChange[] {
   return OWNED_FIELDS.filter((field) => !sameOwnedValue(before?.[field], after?.[field])).map((field) => {
-    const change: OwnedFieldChange = { field, label: OWNED_FIELD_LABELS[field] };
+    const change: OwnedFieldChange = { field, label: SETTING_LABELS[field] };
     if (before?.[field] !== undefined) change.from = before[field];
     if (after?.[field] !== undefined) change.to = after[field];
     return change;

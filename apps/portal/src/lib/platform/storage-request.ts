@@ -5,6 +5,7 @@
  * Pure module: safe to import from client components and from server code.
  */
 import { z } from '../zod';
+import { SETTING_LABELS } from './setting-labels';
 import {
   ACCESS_TIERS,
   ACCOUNT_KINDS,
@@ -67,18 +68,18 @@ const storageAccountRequestSchema = z
       accountTier: choice(ACCOUNT_TIERS, 'Tier').default('Standard'),
       replicationType: choice(REPLICATION_TYPES, 'Replication').default('LRS'),
       accessTier: choice(ACCESS_TIERS, 'Access tier').optional(),
-      publicNetworkAccess: booleanField('Public network access', false),
+      publicNetworkAccess: booleanField(SETTING_LABELS.publicNetworkAccess, false),
       allowedIpRanges: z
         .array(z.string({ error: 'Each allowed IP range must be a string' }).trim(), {
           error: 'Allowed IP ranges must be a list of IPv4 addresses or CIDR ranges',
         })
         .max(MAX_ALLOWED_IP_RANGES, `At most ${MAX_ALLOWED_IP_RANGES} allowed IP ranges`)
         .default([]),
-      hierarchicalNamespace: booleanField('Hierarchical namespace', false),
-      sftpEnabled: booleanField('SFTP', false),
-      nfsv3Enabled: booleanField('NFSv3', false),
-      httpsOnly: booleanField('HTTPS only', true),
-      sharedKeyAccess: booleanField('Shared key access', true),
+      hierarchicalNamespace: booleanField(SETTING_LABELS.hierarchicalNamespace, false),
+      sftpEnabled: booleanField(SETTING_LABELS.sftpEnabled, false),
+      nfsv3Enabled: booleanField(SETTING_LABELS.nfsv3Enabled, false),
+      httpsOnly: booleanField(SETTING_LABELS.httpsOnly, true),
+      sharedKeyAccess: booleanField(SETTING_LABELS.sharedKeyAccess, true),
     },
     { error: (issue) => (issue.code === 'unrecognized_keys' ? 'Unknown field' : 'Request body must be a JSON object') },
   )

@@ -2,6 +2,7 @@
 import { ENVIRONMENTS } from '@/lib/platform/storage-rules';
 import { FormSection, FormSelect, FormTextField, optionsOf } from './fields';
 import type { StorageFormController } from './use-storage-form';
+import { FIELD_LABELS } from '../storage-form-model';
 
 /** Name, owning application and environment. */
 export function BasicsSection({ form }: { form: StorageFormController }) {
@@ -10,7 +11,7 @@ export function BasicsSection({ form }: { form: StorageFormController }) {
       <FormTextField
         form={form}
         field="name"
-        label="Account name"
+        label={FIELD_LABELS.name}
         placeholder="Leave empty to generate one"
         helper="3-24 lower-case letters and digits, unique across Azure. Leave empty and the platform generates one."
         // No maxLength: a longer name is shown and explained, never silently cut.
@@ -19,7 +20,7 @@ export function BasicsSection({ form }: { form: StorageFormController }) {
       <FormTextField
         form={form}
         field="application"
-        label="Application"
+        label={FIELD_LABELS.application}
         required
         slotProps={{ htmlInput: { autoComplete: 'off', spellCheck: false } }}
         helper="The application this account belongs to, e.g. webshop. Recorded as a label."
@@ -27,7 +28,7 @@ export function BasicsSection({ form }: { form: StorageFormController }) {
       <FormSelect
         form={form}
         field="environment"
-        label="Environment"
+        label={FIELD_LABELS.environment}
         helper="Recorded as a label."
         options={optionsOf(ENVIRONMENTS)}
       />

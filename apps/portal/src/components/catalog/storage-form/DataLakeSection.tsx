@@ -2,6 +2,7 @@
 import { supportsHierarchicalNamespace } from '@/lib/platform/storage-rules';
 import { FormSection, FormSwitch } from './fields';
 import type { StorageFormController } from './use-storage-form';
+import { FIELD_LABELS } from '../storage-form-model';
 
 /** Hierarchical namespace and the protocols that need it. */
 export function DataLakeSection({ form }: { form: StorageFormController }) {
@@ -12,7 +13,7 @@ export function DataLakeSection({ form }: { form: StorageFormController }) {
       <FormSwitch
         form={form}
         field="hierarchicalNamespace"
-        label="Hierarchical namespace (Data Lake Storage)"
+        label={`${FIELD_LABELS.hierarchicalNamespace} (Data Lake Storage)`}
         helper={
           hnsAllowed
             ? 'Directories and POSIX permissions; needed for SFTP and NFSv3.'
@@ -23,14 +24,14 @@ export function DataLakeSection({ form }: { form: StorageFormController }) {
       <FormSwitch
         form={form}
         field="sftpEnabled"
-        label="SFTP"
+        label={FIELD_LABELS.sftpEnabled}
         helper="Requires hierarchical namespace."
         disabled={!hierarchicalNamespace}
       />
       <FormSwitch
         form={form}
         field="nfsv3Enabled"
-        label="NFSv3"
+        label={FIELD_LABELS.nfsv3Enabled}
         helper="Requires hierarchical namespace; turns HTTPS only off."
         disabled={!hierarchicalNamespace}
       />

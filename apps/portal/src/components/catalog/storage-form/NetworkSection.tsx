@@ -3,6 +3,7 @@ import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
 import { FormSection, FormSwitch, FormTextField } from './fields';
 import type { StorageFormController } from './use-storage-form';
+import { FIELD_LABELS } from '../storage-form-model';
 
 /** The security baseline the manifest always applies; shown so nobody looks for a switch. */
 const ENFORCED = [
@@ -19,13 +20,13 @@ export function NetworkSection({ form }: { form: StorageFormController }) {
       <FormSwitch
         form={form}
         field="publicNetworkAccess"
-        label="Public network access"
+        label={FIELD_LABELS.publicNetworkAccess}
         helper="Off: reachable only through private endpoints. On: reachable from the internet, limited to the ranges below if you list any."
       />
       <FormTextField
         form={form}
         field="allowedIpRanges"
-        label="Allowed IP ranges"
+        label={FIELD_LABELS.allowedIpRanges}
         multiline
         minRows={2}
         disabled={!form.values.publicNetworkAccess}
@@ -35,13 +36,13 @@ export function NetworkSection({ form }: { form: StorageFormController }) {
       <FormSwitch
         form={form}
         field="httpsOnly"
-        label="HTTPS only"
+        label={FIELD_LABELS.httpsOnly}
         helper="Refuse unencrypted HTTP. Turn off only for NFSv3."
       />
       <FormSwitch
         form={form}
         field="sharedKeyAccess"
-        label="Shared key access"
+        label={FIELD_LABELS.sharedKeyAccess}
         helper="Allow account-key and SAS authorization besides Microsoft Entra ID."
       />
       <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1 }} aria-label="Enforced security settings" role="group">

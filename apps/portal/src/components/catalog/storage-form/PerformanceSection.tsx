@@ -10,6 +10,7 @@ import {
 } from '@/lib/platform/storage-rules';
 import { FormSection, FormSelect, optionsOf } from './fields';
 import type { StorageFormController } from './use-storage-form';
+import { FIELD_LABELS } from '../storage-form-model';
 
 /** Kind, tier, replication and access tier: the choices Azure's rules couple most tightly. */
 export function PerformanceSection({ form }: { form: StorageFormController }) {
@@ -21,14 +22,14 @@ export function PerformanceSection({ form }: { form: StorageFormController }) {
       <FormSelect
         form={form}
         field="accountKind"
-        label="Account kind"
+        label={FIELD_LABELS.accountKind}
         helper="StorageV2 suits almost everything."
         options={optionsOf(ACCOUNT_KINDS)}
       />
       <FormSelect
         form={form}
         field="accountTier"
-        label="Performance tier"
+        label={FIELD_LABELS.accountTier}
         helper={
           premiumOnly
             ? `${accountKind} accounts exist only on the Premium tier.`
@@ -40,7 +41,7 @@ export function PerformanceSection({ form }: { form: StorageFormController }) {
       <FormSelect
         form={form}
         field="replicationType"
-        label="Replication"
+        label={FIELD_LABELS.replicationType}
         helper={
           accountTier === 'Premium'
             ? 'Premium accounts cannot replicate to another region.'
@@ -54,7 +55,7 @@ export function PerformanceSection({ form }: { form: StorageFormController }) {
       <FormSelect
         form={form}
         field="accessTier"
-        label="Access tier"
+        label={FIELD_LABELS.accessTier}
         helper={
           takesAccessTier
             ? 'Hot for frequent access, Cool for infrequent.'

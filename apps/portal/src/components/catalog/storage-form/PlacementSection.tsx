@@ -4,6 +4,7 @@ import { locationsFor, type Location } from '@/lib/platform/storage-rules';
 import type { ResourceGroup } from '@/lib/platform/types';
 import { FormSection, FormSelect } from './fields';
 import type { StorageFormController } from './use-storage-form';
+import { FIELD_LABELS } from '../storage-form-model';
 
 /** Where the account lives: an approved resource group and an Azure region. */
 export function PlacementSection({
@@ -26,7 +27,7 @@ export function PlacementSection({
       <FormSelect
         form={form}
         field="resourceGroup"
-        label="Resource group"
+        label={FIELD_LABELS.resourceGroup}
         helper="Approved resource groups that are ready."
         options={resourceGroups.map((group) => ({
           value: group.name,
@@ -37,7 +38,7 @@ export function PlacementSection({
       <FormSelect
         form={form}
         field="location"
-        label="Location"
+        label={FIELD_LABELS.location}
         helper="Azure region of the account. The resource group's own location comes first."
         options={offered.map((location) => ({
           value: location,
