@@ -1,37 +1,27 @@
 'use client';
 import EditOutlined from '@mui/icons-material/EditOutlined';
 import Alert from '@mui/material/Alert';
-import AlertTitle from '@mui/material/AlertTitle';
-import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
-import FormControlLabel from '@mui/material/FormControlLabel';
-import MenuItem from '@mui/material/MenuItem';
-import Switch from '@mui/material/Switch';
-import TextField from '@mui/material/TextField';
-import Typography from '@mui/material/Typography';
 import { useRouter } from 'next/navigation';
 import { useId, useMemo, useState } from 'react';
 import {
-  CHANGEABLE_TLS_VERSIONS,
   changeRequest,
   checkChangedSettings,
   diffSettings,
-  FIXED_FIELDS,
   parseAccountChange,
   type ChangeableSettings,
   type FieldChange,
   type FixedCombination,
 } from '@/lib/platform/account-change';
-import { formatSetting, formatTlsVersion } from '@/lib/platform/display';
-import { SETTING_LABELS } from '@/lib/platform/setting-labels';
-import { ACCESS_TIERS, ENVIRONMENTS } from '@/lib/platform/storage-rules';
+import { formatSetting } from '@/lib/platform/display';
 import type { FieldErrors } from '@/lib/platform/types';
 import { changeResource } from './account-client';
-import { ownValue } from '@/lib/own-value';
+import { EditSettingsStep } from './EditSettingsStep';
+import { ReviewChangeStep, type Check } from './ReviewChangeStep';
 
 export interface EditAccountDialogProps {
   name: string;
@@ -48,26 +38,12 @@ export interface EditAccountDialogProps {
 }
 
 type Step = 'edit' | 'review';
-type Check = { state: 'idle' | 'checking' | 'passed' } | { state: 'failed'; status: number; message: string };
 
 const parseRanges = (text: string) =>
   text
     .split(/[\s,]+/)
     .map((range) => range.trim())
     .filter(Boolean);
-
-function ChangeList({ changes }: { changes: FieldChange[] }) {
-  return (
-    <Box component="ul" aria-label="Changes to apply" sx={{ m: 0, pl: 2.5, display: 'grid', gap: 0.5 }}>
-      {changes.map((change) => (
-        <li key={change.field}>
-          <strong>{change.label}</strong>: {formatSetting(change.field, change.from)} →{' '}
-          {formatSetting(change.field, change.to)}
-        </li>
-      ))}
-    </Box>
-  );
-}
 
 /**
  * Change the settings that can change in place: edit, review the difference with a server dry
@@ -162,8 +138,6 @@ export function EditAccountDialog(props: EditAccountDialogProps) {
     router.refresh();
   };
 
-  const conflict = check.state === 'failed' && check.status === 409;
-
   return (
     <>
       <Button variant="outlined" startIcon={<EditOutlined />} disabled={props.disabled} onClick={start}>
@@ -182,153 +156,18 @@ export function EditAccountDialog(props: EditAccountDialogProps) {
         </DialogTitle>
         <DialogContent>
           {step === 'edit' ? (
-            <Box sx={{ display: 'grid', gap: 2, pt: 1 }}>
-              <Typography variant="body2" color="text.secondary">
-                These settings change in place, without recreating the account or moving its data.
-              </Typography>
-              {props.accessTierApplies ? (
-                <TextField
-                  select
-                  label={SETTING_LABELS.accessTier}
-                  value={draft.accessTier ?? ''}
-                  onChange={(event) => set('accessTier', event.target.value)}
-                  error={Boolean(errors['accessTier'])}
-                  helperText={errors['accessTier'] ?? 'Cool costs less to store and more to read'}
-                >
-                  {ACCESS_TIERS.map((tier) => (
-                    <MenuItem key={tier} value={tier}>
-                      {tier}
-                    </MenuItem>
-                  ))}
-                </TextField>
-              ) : null}
-              <FormControlLabel
-                control={
-                  <Switch
-                    checked={draft.publicNetworkAccess}
-                    onChange={(event) => set('publicNetworkAccess', event.target.checked)}
-                  />
-                }
-                label={SETTING_LABELS.publicNetworkAccess}
-              />
-              {draft.publicNetworkAccess ? (
-                <TextField
-                  label={SETTING_LABELS.allowedIpRanges}
-                  multiline
-                  minRows={2}
-                  value={rangesText}
-                  onChange={(event) => setRangesText(event.target.value)}
-                  error={Boolean(errors['allowedIpRanges'])}
-                  helperText={
-                    errors['allowedIpRanges'] ??
-                    'IPv4 addresses or CIDR ranges, one per line; empty allows every address'
-                  }
-                />
-              ) : (
-                <Typography variant="body2" color="text.secondary">
-                  Without public network access the account is reachable only through private endpoints, so there are no
-                  IP ranges to allow.
-                </Typography>
-              )}
-              <TextField
-                select
-                label={SETTING_LABELS.minTlsVersion}
-                value={draft.minTlsVersion}
-                onChange={(event) => set('minTlsVersion', event.target.value)}
-                error={Boolean(errors['minTlsVersion'])}
-                helperText={errors['minTlsVersion'] ?? 'The platform never allows anything older than TLS 1.2'}
-              >
-                {CHANGEABLE_TLS_VERSIONS.map((version) => (
-                  <MenuItem key={version} value={version}>
-                    {formatTlsVersion(version)}
-                  </MenuItem>
-                ))}
-              </TextField>
-              <FormControlLabel
-                control={
-                  <Switch checked={draft.httpsOnly} onChange={(event) => set('httpsOnly', event.target.checked)} />
-                }
-                label={SETTING_LABELS.httpsOnly}
-              />
-              {errors['httpsOnly'] ? (
-                <Alert severity="error" role="alert">
-                  {errors['httpsOnly']}
-                </Alert>
-              ) : null}
-              <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' } }}>
-                <TextField
-                  label={SETTING_LABELS.application}
-                  value={draft.application ?? ''}
-                  onChange={(event) => set('application', event.target.value)}
-                  error={Boolean(errors['application'])}
-                  helperText={errors['application'] ?? 'Owner of the account: its application label and tag'}
-                />
-                <TextField
-                  select
-                  label={SETTING_LABELS.environment}
-                  value={draft.environment ?? ''}
-                  onChange={(event) => set('environment', event.target.value)}
-                  error={Boolean(errors['environment'])}
-                  helperText={errors['environment'] ?? ' '}
-                >
-                  {ENVIRONMENTS.map((environment) => (
-                    <MenuItem key={environment} value={environment}>
-                      {environment}
-                    </MenuItem>
-                  ))}
-                </TextField>
-              </Box>
-              <Box component="section" aria-labelledby={`${titleId}-fixed`}>
-                <Typography variant="h3" id={`${titleId}-fixed`} gutterBottom>
-                  Cannot be changed in place
-                </Typography>
-                <Box component="ul" aria-label="Settings that cannot be changed in place" sx={{ m: 0, pl: 2.5 }}>
-                  {props.fixed.map(({ field, value }) => (
-                    <Typography component="li" variant="body2" key={field} sx={{ mb: 0.5 }}>
-                      <strong>{ownValue(FIXED_FIELDS, field)?.label ?? field}</strong>: {value}.{' '}
-                      <Box component="span" sx={{ color: 'text.secondary' }}>
-                        {ownValue(FIXED_FIELDS, field)?.reason}.
-                      </Box>
-                    </Typography>
-                  ))}
-                </Box>
-              </Box>
-            </Box>
+            <EditSettingsStep
+              titleId={titleId}
+              draft={draft}
+              set={set}
+              rangesText={rangesText}
+              setRangesText={setRangesText}
+              errors={errors}
+              accessTierApplies={props.accessTierApplies}
+              fixed={props.fixed}
+            />
           ) : (
-            <Box sx={{ display: 'grid', gap: 2, pt: 1 }}>
-              {changes.length === 0 ? (
-                <Typography>Nothing changes: the settings are as the account has them now.</Typography>
-              ) : (
-                <ChangeList changes={changes} />
-              )}
-              {check.state === 'checking' ? (
-                <Alert severity="info" role="status">
-                  Checking the change with the platform (a dry run: nothing changes yet)…
-                </Alert>
-              ) : null}
-              {check.state === 'passed' ? (
-                <Alert severity="success" role="status">
-                  The platform accepted this change in a dry run. Nothing has changed yet.
-                </Alert>
-              ) : null}
-              {check.state === 'failed' ? (
-                <Alert
-                  severity="error"
-                  role="alert"
-                  action={
-                    conflict ? (
-                      <Button color="inherit" size="small" onClick={reload}>
-                        Load the latest version
-                      </Button>
-                    ) : undefined
-                  }
-                >
-                  <AlertTitle>{conflict ? 'Someone else changed this account' : 'The change was refused'}</AlertTitle>
-                  {check.message}
-                  {conflict ? ' Your edits are kept; they will be compared with the latest values.' : ''}
-                </Alert>
-              ) : null}
-            </Box>
+            <ReviewChangeStep changes={changes} check={check} onReload={reload} />
           )}
         </DialogContent>
         <DialogActions>
