@@ -1,5 +1,7 @@
 import { NextResponse, type NextRequest } from 'next/server';
+import type { Principal } from '@/lib/auth/permissions';
 import { resolvePrincipal } from '@/server/auth/principal';
+import { handOver, PRINCIPAL_HANDOFF_HEADER } from '@/server/auth/principal-handoff';
 import { SIGN_IN_FAILED_PATH, SIGNED_OUT_PATH, signInPath } from '@/server/auth/sign-in-paths';
 import { loadConfig } from '@/server/runtime/config';
 import { apiHeaders, newNonce, NONCE_HEADER, pageHeaders } from '@/server/http/security-headers';
@@ -8,7 +10,8 @@ import { apiHeaders, newNonce, NONCE_HEADER, pageHeaders } from '@/server/http/s
  * The one gate in front of every page and API route (Next.js 16 "proxy", formerly middleware;
  * it runs on the Node.js runtime, so it can ask the session store). Without a signed-in user a
  * page is redirected to sign-in before anything renders, and an API call is a 401. Role checks
- * happen in the route handlers' guard (src/server/auth/guard.ts), which checks the session again.
+ * happen in the route handlers' guard (src/server/auth/guard.ts), which gets the user resolved
+ * here (src/server/auth/principal-handoff.ts), so the session is read once per request.
  * Every answer that passes here gets the security headers (src/server/http/security-headers.ts).
  */
 
@@ -36,8 +39,11 @@ export async function proxy(request: NextRequest): Promise<Response> {
   const headers = isApi ? apiHeaders(options) : pageHeaders(nonce, options);
 
   /** On to the page or route, which renders with this request's nonce (Next reads it from the request's CSP). */
-  const next = () => {
+  const next = (principal?: Principal) => {
     const forwarded = new Headers(request.headers);
+    // Only the proxy hands a user over; whatever a client sent under that name is dropped.
+    forwarded.delete(PRINCIPAL_HANDOFF_HEADER);
+    if (principal) forwarded.set(PRINCIPAL_HANDOFF_HEADER, handOver(principal));
     if (!isApi) {
       forwarded.set(NONCE_HEADER, nonce);
       forwarded.set('Content-Security-Policy', headers['Content-Security-Policy'] ?? '');
@@ -50,7 +56,7 @@ export async function proxy(request: NextRequest): Promise<Response> {
     cookie: (name) => request.cookies.get(name)?.value,
     header: (name) => request.headers.get(name),
   });
-  if (principal) return next();
+  if (principal) return next(principal);
 
   const refusal = { ...headers, 'Cache-Control': 'no-store' };
   if (isApi) return withHeaders(Response.json({ error: 'Sign-in required' }, { status: 401 }), refusal);

@@ -3,6 +3,7 @@ import { decide, type Action, type OwnedResource, type Principal } from '@/lib/a
 import { loadConfig } from '../runtime/config';
 import { ForbiddenError, SignInRequiredError } from '../model/errors';
 import { requestCredentials, resolvePrincipal } from './principal';
+import { PRINCIPAL_HANDOFF_HEADER, takeOver } from './principal-handoff';
 
 /**
  * The server-side guard. Every route handler reaches it through handleRoute() (src/server/http),
@@ -12,7 +13,9 @@ import { requestCredentials, resolvePrincipal } from './principal';
 
 /** The signed-in user of a route handler's request. @throws SignInRequiredError (401) */
 export async function requirePrincipal(request: Request): Promise<Principal> {
-  const principal = await resolvePrincipal(loadConfig().auth, requestCredentials(request));
+  const principal =
+    takeOver(request.headers.get(PRINCIPAL_HANDOFF_HEADER)) ??
+    (await resolvePrincipal(loadConfig().auth, requestCredentials(request)));
   if (!principal) throw new SignInRequiredError();
   return principal;
 }
