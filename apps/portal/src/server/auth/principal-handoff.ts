@@ -16,6 +16,11 @@ export const PRINCIPAL_HANDOFF_HEADER = 'x-portal-principal-handoff';
 // A handler starts within moments of the proxy; entries left unclaimed (a request answered
 // without asking who sent it) are dropped after this.
 const UNCLAIMED_TTL_MS = 60_000;
+/**
+ * A flood of requests whose handlers never claim their user must not grow memory without bound:
+ * beyond this many, the oldest entry goes, and its request reads the session itself.
+ */
+export const MAX_PENDING_HANDOFFS = 10_000;
 
 interface Handoff {
   principal: Principal;
@@ -32,6 +37,7 @@ export function handOver(principal: Principal, now = Date.now()): string {
     if (handoff.expiresAt > now) break;
     handoffs.delete(token);
   }
+  while (handoffs.size >= MAX_PENDING_HANDOFFS) handoffs.delete(handoffs.keys().next().value as string);
   const token = randomUUID();
   handoffs.set(token, { principal, expiresAt: now + UNCLAIMED_TTL_MS });
   return token;

@@ -90,4 +90,13 @@ describe('the session store', () => {
     const passed = await proxy(new NextRequest(url, { headers: { cookie, 'x-portal-principal-handoff': 'forged' } }));
     expect(passed.headers.get('x-middleware-request-x-portal-principal-handoff')).not.toBe('forged');
   });
+
+  it('keeps at most MAX_PENDING_HANDOFFS unclaimed users: a flood drops the oldest, whose request reads its session', async () => {
+    const { handOver, takeOver, MAX_PENDING_HANDOFFS } = await import('./principal-handoff');
+    const first = handOver({ ...ADA });
+    let last = first;
+    for (let index = 0; index < MAX_PENDING_HANDOFFS; index += 1) last = handOver({ ...ADA });
+    expect(takeOver(first)).toBeUndefined();
+    expect(takeOver(last)).toEqual(ADA);
+  });
 });
