@@ -6,7 +6,7 @@ import packageJson from '../../../package.json';
 import type { AuthConfig } from '../runtime/auth-config';
 import type { PortalConfig } from '../runtime/config';
 import { clusterCacheHealth } from '../backends/kubernetes/cluster-cache';
-import type { CollectionHealth } from '../backends/kubernetes/watched-collection';
+import type { CollectionHealth } from '../backends/kubernetes/collection-options';
 
 /**
  * What the settings page shows. Every value comes from an explicit list of displayable fields:

@@ -9,7 +9,9 @@ import type { AccountObject } from '../../model/account-object';
 import { SharedValues } from '../../runtime/shared-values';
 import { DEFAULT_CALL_TIMEOUT_MS, type ClusterClient } from './cluster-client';
 import { toResourceGroup, type ResourceGroupObject } from './resource-group-mapper';
-import { namespacedKey, WatchedCollection, type CollectionHealth } from './watched-collection';
+import type { CollectionHealth } from './collection-options';
+import { namespacedKey } from './object-fields';
+import { WatchedCollection } from './watched-collection';
 
 /**
  * The portal's read path on a cluster: Accounts and ResourceGroups kept in memory by watches

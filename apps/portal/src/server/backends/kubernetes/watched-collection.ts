@@ -1,7 +1,7 @@
 import 'server-only';
-import type { Logger } from 'pino';
 import { PlatformError, PlatformUnavailableError } from '../../model/errors';
-import type { ObjectList } from './cluster-client';
+import type { CollectionHealth, CollectionOptions } from './collection-options';
+import { nameOf, olderThan, statusCode, versionOf } from './object-fields';
 import { ResourceVersionExpiredError, type WatchEventType, type WatchHandlers, type WatchStream } from './watch-stream';
 
 /**
@@ -13,48 +13,6 @@ import { ResourceVersionExpiredError, type WatchEventType, type WatchHandlers, t
  * waits for the next attempt and then throws its error, so callers see the same platform errors
  * a direct call would give.
  */
-
-export interface CollectionSource {
-  /** One chunk of the list; the next with the previous chunk's `continue`. */
-  list(continueToken?: string): Promise<ObjectList>;
-  watch(resourceVersion: string, handlers: WatchHandlers): Promise<WatchStream>;
-}
-
-export interface CollectionHealth {
-  /** A list has succeeded and the collection follows the cluster. */
-  synced: boolean;
-  /** The last attempt to list or watch failed; reads answer its error until the next succeeds. */
-  failing: boolean;
-  objects: number;
-  resourceVersion: string;
-  lastSyncAt?: string;
-  lastEventAt?: string;
-  /** Watches opened again after one ended (server timeout, dropped connection, failure). */
-  reconnects: number;
-  /** Lists after the first: a resourceVersion expired (410 Gone) or the cache was started again. */
-  relists: number;
-  lastError?: string;
-  lastErrorAt?: string;
-}
-
-export interface CollectionOptions<T> {
-  /** For logs and the settings page ("accounts", "resource groups"). */
-  name: string;
-  source: CollectionSource;
-  /** Turns a raw object into what reads return; called once per object version. */
-  map: (object: unknown) => T;
-  logger: Logger;
-  /** How long a read waits for the cluster while the collection is not serving. */
-  readTimeoutMs: number;
-  backoff?: { initialMs: number; maxMs: number };
-  /** A stream is ended and reopened if it has been open this long (a half-open connection says nothing). */
-  maxStreamMs?: number;
-  /**
-   * What an object is found by: its name unless given. ResourceGroups of Crossplane v2 share names
-   * across namespaces, so they are kept by namespace and name (namespacedKey).
-   */
-  keyOf?: (object: unknown) => string | undefined;
-}
 
 interface Entry<T> {
   value: T;
@@ -68,39 +26,6 @@ const DEFAULT_MAX_STREAM_MS = 11 * 60 * 1000;
 // A watch that ends sooner than this after opening counts as a failure for the backoff, so a server
 // that accepts and closes at once is not hammered.
 const SHORT_STREAM_MS = 1000;
-
-function nameOf(object: unknown): string | undefined {
-  const name = (object as { metadata?: { name?: unknown } } | null)?.metadata?.name;
-  return typeof name === 'string' && name !== '' ? name : undefined;
-}
-
-/** "namespace/name" for a namespaced object, the name alone for a cluster-scoped one. */
-export function namespacedKey(object: unknown): string | undefined {
-  const name = nameOf(object);
-  const namespace = (object as { metadata?: { namespace?: unknown } } | null)?.metadata?.namespace;
-  return name && typeof namespace === 'string' && namespace !== '' ? `${namespace}/${name}` : name;
-}
-
-function versionOf(object: unknown): string {
-  const version = (object as { metadata?: { resourceVersion?: unknown } } | null)?.metadata?.resourceVersion;
-  return typeof version === 'string' ? version : '';
-}
-
-/**
- * Whether `candidate` is older than `known`. resourceVersions are opaque to clients in general, but
- * every API server in practice writes etcd revisions (decimal integers); anything else compares as
- * not older, so the watch stays authoritative.
- */
-function olderThan(candidate: string, known: string): boolean {
-  if (!/^\d+$/.test(candidate) || !/^\d+$/.test(known)) return false;
-  return BigInt(candidate) < BigInt(known);
-}
-
-/** What a watch's ERROR event carries: a Status, 410 when the resourceVersion expired. */
-function statusCode(object: unknown): number | undefined {
-  const code = (object as { code?: unknown } | null)?.code;
-  return typeof code === 'number' ? code : undefined;
-}
 
 function deferred(): { promise: Promise<void>; resolve: () => void } {
   let resolve: () => void = () => undefined;
