@@ -8,19 +8,11 @@ import MenuItem from '@mui/material/MenuItem';
 import NextLink from 'next/link';
 import { useEffect, useId, useRef, useState } from 'react';
 import { listenLive } from '@/components/live/live-connection';
-
-export interface NotificationItem {
-  id: string;
-  account: string;
-  action: string;
-  outcome: 'completed' | 'failed';
-  reason?: string;
-  at: string;
-}
+import type { PortalNotification } from '@/lib/platform/notification';
 
 const KEPT = 20;
 
-function title(item: NotificationItem): string {
+function title(item: PortalNotification): string {
   return `${item.action[0]?.toUpperCase() ?? ''}${item.action.slice(1)} of ${item.account} ${item.outcome}`;
 }
 
@@ -28,7 +20,7 @@ function title(item: NotificationItem): string {
  * The header's notifications: how the actions this user started ended, newest first, each a link to
  * its account. New ones arrive through the live event stream; the count is of those not yet seen.
  */
-export function NotificationsMenu({ since, initial }: { since: number; initial: NotificationItem[] }) {
+export function NotificationsMenu({ since, initial }: { since: number; initial: PortalNotification[] }) {
   const [items, setItems] = useState(initial);
   const [unseen, setUnseen] = useState(0);
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
@@ -37,7 +29,7 @@ export function NotificationsMenu({ since, initial }: { since: number; initial: 
   useEffect(
     () =>
       listenLive(start.current, 'notification', (data) => {
-        const item = data as NotificationItem;
+        const item = data as PortalNotification;
         setItems((current) =>
           current.some((known) => known.id === item.id) ? current : [item, ...current].slice(0, KEPT),
         );

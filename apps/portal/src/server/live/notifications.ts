@@ -1,5 +1,6 @@
 import 'server-only';
 import { randomUUID } from 'node:crypto';
+import type { PortalNotification } from '@/lib/platform/notification';
 import type { StorageAccount } from '@/lib/platform/types';
 import type { CollectionChange } from '../backends/kubernetes/watched-collection';
 import { processWide } from '../runtime/process-wide';
@@ -12,16 +13,6 @@ import { accountFeed, type AccountFeed } from './account-feed';
  * one that applied them), which also follows the cluster; a later action on the same account
  * replaces the earlier expectation.
  */
-
-export interface PortalNotification {
-  id: string;
-  account: string;
-  action: string;
-  outcome: 'completed' | 'failed';
-  /** Crossplane's reason and message, for a failure. */
-  reason?: string;
-  at: string;
-}
 
 interface Expectation {
   subject: string;
