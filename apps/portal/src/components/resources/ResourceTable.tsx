@@ -133,10 +133,15 @@ export function ResourceTable({
       >
         {view.state ? <input type="hidden" name="state" value={view.state} /> : null}
         {view.class ? <input type="hidden" name="class" value={view.class} /> : null}
+        {view.namespace ? <input type="hidden" name="namespace" value={view.namespace} /> : null}
         {sort !== DEFAULT_SORT ? <input type="hidden" name="sort" value={sort} /> : null}
         <TextField
           label="Filter resources"
-          placeholder="Name, application, group, location, SKU or state"
+          placeholder={
+            namespaced
+              ? 'Name, namespace, application, group, location, SKU or state'
+              : 'Name, application, group, location, SKU or state'
+          }
           size="small"
           name="q"
           value={filter}
