@@ -4,7 +4,10 @@ import { toStorageAccount } from './account-mapper';
 import type { AccountObject } from './account-object';
 import { CHANGE_KEYS, withLastApplied } from './change-annotations';
 
-/** An account as the portal creates it: public access limited to one range, so it has firewall rules. */
+/**
+ * An account as the portal creates it (public access limited to one range, so it has firewall
+ * rules), once Crossplane has reconciled it: Ready and Synced.
+ */
 function created(): AccountObject {
   const manifest = withLastApplied(
     buildAccountManifest({
@@ -26,12 +29,43 @@ function created(): AccountObject {
       sharedKeyAccess: true,
     }),
   );
-  return { ...manifest, metadata: { ...manifest.metadata, name: 'stsync01', resourceVersion: '7' } };
+  return {
+    ...manifest,
+    metadata: { ...manifest.metadata, name: 'stsync01', resourceVersion: '7' },
+    status: {
+      conditions: [
+        { type: 'Ready', status: 'True', reason: 'Available' },
+        { type: 'Synced', status: 'True', reason: 'ReconcileSuccess' },
+      ],
+    },
+  };
 }
 
 function withForProvider(object: AccountObject, forProvider: Record<string, unknown>): AccountObject {
   return { ...object, spec: { forProvider } };
 }
+
+describe("Crossplane's verdict", () => {
+  it('is not in sync before Crossplane has reported, nor while Azure is still creating the account', () => {
+    const object = created();
+    const fresh = { ...object, status: {} };
+    expect(toStorageAccount(fresh).sync).toMatchObject({
+      inSync: false,
+      reasons: ['Crossplane has not yet reported the account ready and synced'],
+    });
+    const creating = {
+      ...object,
+      status: {
+        conditions: [
+          { type: 'Ready', status: 'False', reason: 'Creating' },
+          { type: 'Synced', status: 'True', reason: 'ReconcileSuccess' },
+        ],
+      },
+    };
+    expect(toStorageAccount(creating).sync.inSync).toBe(false);
+    expect(toStorageAccount(object).sync.inSync).toBe(true);
+  });
+});
 
 describe('drift from the request the portal applied at create', () => {
   it('records spec.forProvider as the last applied request on the manifest it creates', () => {

@@ -119,6 +119,9 @@ export function syncReport(
   }
   if (!deleting && ready?.status === 'False' && ready.reason !== 'Creating' && ready.reason !== undefined) {
     reasons.push(`Crossplane reports Ready=False: Azure does not report the account as available (${describe(ready)})`);
+  } else if (!deleting && (synced === undefined || ready?.status !== 'True')) {
+    // A new account before its first reconcile, or one Azure is still creating: nothing is confirmed yet.
+    reasons.push('Crossplane has not yet reported the account ready and synced');
   }
   const differing = deleting ? [] : differingFields(desired, reported);
   if (differing.length > 0) reasons.push(`Azure reports other values than the spec asks for: ${differing.join(', ')}`);
