@@ -18,18 +18,19 @@ export function testPostgres(): Promise<TestPostgres> {
   return shared;
 }
 
-const endings = new WeakMap<TestContext, (() => Promise<void>)[]>();
+const endings = new WeakMap<TestContext, (() => Promise<unknown>)[]>();
 
 /**
  * Runs `ending` when the test ends, after the endings added here later: the last in goes first,
- * so a store is closed before the database under it is dropped. (node:test runs a test's own
+ * so a store or pool is closed before the database under it is dropped. Every pool a test opens on
+ * a fresh database ends through here, never through a t.after of its own, which would run after the drop. (node:test runs a test's own
  * after hooks in the order they were added; a drop WITH FORCE under an open store cuts its
  * connections while its background statements still run, and closing it then waits them out.)
  */
-function atEnd(t: TestContext, ending: () => Promise<void>): void {
+export function atEnd(t: TestContext, ending: () => Promise<unknown>): void {
   let stack = endings.get(t);
   if (stack === undefined) {
-    const created: (() => Promise<void>)[] = [];
+    const created: (() => Promise<unknown>)[] = [];
     endings.set(t, created);
     t.after(async () => {
       for (const run of created.reverse()) await run();

@@ -5,7 +5,7 @@ import { createPostgresLoginThrottle } from '../../src/auth/postgres-login-throt
 import { connect } from '../../src/store/postgres/connection.js';
 import { buildApp } from '../../src/app.js';
 import { defaultConfig } from '../../src/config.js';
-import { freshDatabase, freshPostgresStore, silentLogger } from '../postgres.js';
+import { atEnd, freshDatabase, freshPostgresStore, silentLogger } from '../postgres.js';
 import { hs256Config, login } from './fixtures.js';
 
 const settings = {
@@ -19,7 +19,7 @@ test('two replicas reserving failed logins at once share exact limits per user n
   const database = await freshDatabase(t);
   await freshPostgresStore(t, database); // applies the migrations
   const replicas = [connect({ ...database, poolSize: 5 }), connect({ ...database, poolSize: 5 })];
-  t.after(() => Promise.all(replicas.map((sql) => sql.end())));
+  atEnd(t, () => Promise.all(replicas.map((sql) => sql.end())));
   const [a, b] = replicas.map((sql) => createPostgresLoginThrottle(sql, settings, { isReady: () => true }));
 
   const sameUser = await Promise.all(
@@ -50,7 +50,7 @@ test('user names with spaces or U+0000 are counted on their own keys, never on t
   const database = await freshDatabase(t);
   await freshPostgresStore(t, database);
   const sql = connect({ ...database, poolSize: 2 });
-  t.after(() => sql.end());
+  atEnd(t, () => sql.end());
   const throttle = createPostgresLoginThrottle(sql, settings, { isReady: () => true });
   const client = '203.0.113.1';
   for (let i = 0; i < settings.maxFailuresPerUsername; i += 1) {
@@ -77,7 +77,7 @@ test('POST /token on PostgreSQL answers 401 for a user name of any length, and s
     assert.deepEqual(JSON.parse(response.body), { detail: 'Incorrect credentials' });
   }
   const sql = connect({ ...database, poolSize: 1 });
-  t.after(() => sql.end());
+  atEnd(t, () => sql.end());
   const rows = await sql<{ key: string }[]>`select key from login_failures`;
   assert.ok(rows.length > 0);
   for (const { key } of rows) {

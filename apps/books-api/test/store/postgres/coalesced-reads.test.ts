@@ -7,7 +7,7 @@ import { StoreUnavailableError, type Book, type Slice } from '../../../src/store
 import type { DatabaseSettings } from '../../../src/store/postgres/connection.js';
 import { PostgresBookStore } from '../../../src/store/postgres/postgres-book-store.js';
 import { SEED_BOOKS } from '../../../src/store/seed.js';
-import { freshDatabase, freshPostgresStore } from '../../postgres.js';
+import { atEnd, freshDatabase, freshPostgresStore } from '../../postgres.js';
 
 // The last test stops the server: only a server the tests own can be stopped.
 let server: TestPostgres;
@@ -29,8 +29,9 @@ function storeWithReaders(t: TestContext, database: DatabaseSettings) {
   const counted = { ...options, max: 1, debug: () => (sent.statements += 1) };
   const readers = [postgres(database.url, counted), postgres(database.url, counted)];
   const store = new PostgresBookStore(main, { readers });
-  // The store's background work first: a move of the search index's entries must not outlive its pool.
-  t.after(async () => {
+  // The store's background work first: a move of the search index's entries must not outlive its
+  // pool, and the pools close before the database is dropped (a drop cuts a move in flight).
+  atEnd(t, async () => {
     await store.stopBackgroundWork();
     await Promise.all([main, ...readers].map((pool) => pool.end()));
   });
