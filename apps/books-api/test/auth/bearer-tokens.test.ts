@@ -77,7 +77,6 @@ test('GET /api/v1/books answers 401 Invalid token to forged and malformed tokens
     'roles not strings': await forge({ sub: READER.username, ...valid, roles: [1, 2] }),
     'no exp': await forge({ sub: READER.username, roles: ['Books.Read'], iat: now() }),
     'iat not a number': await forge({ sub: READER.username, ...valid, iat: 'now' }),
-    'iat 61 s in the future': await forge({ sub: READER.username, ...valid, iat: now() + 61 }),
     'iat an hour in the future': await forge({ sub: READER.username, ...valid, iat: now() + 3600, exp: now() + 4500 }),
     'no iss': await forge({ sub: READER.username, ...valid, iss: undefined }),
     'another iss': await forge({ sub: READER.username, ...valid, iss: 'another-service' }),
@@ -90,6 +89,12 @@ test('GET /api/v1/books answers 401 Invalid token to forged and malformed tokens
   for (const [name, token] of Object.entries(forged)) {
     await t.test(name, async () => assertInvalid(await listBooks(app, `Bearer ${token}`)));
   }
+  await t.test('iat just past the tolerance in the future', async () => {
+    // Forged when sent, 2 s past the 60 s tolerance: forged with the others, the seconds their
+    // subtests took brought it inside the tolerance on a busy machine.
+    const token = await forge({ sub: READER.username, ...valid, iat: now() + 62 });
+    await assertInvalid(await listBooks(app, `Bearer ${token}`));
+  });
   await t.test('expired and badly signed counts as invalid, not expired', async () => {
     const token = await forge({ sub: READER.username, roles: ['Books.Read'], exp: now() - 100 }, newSecret());
     await assertInvalid(await listBooks(app, `Bearer ${token}`));
