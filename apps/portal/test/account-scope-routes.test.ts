@@ -22,7 +22,7 @@ interface Item {
   namespace: string | null;
   state: string;
   resourceVersion?: string;
-  changeable: { accessTier?: string };
+  desired: { accessTier?: string };
 }
 interface Failure {
   error: string;
@@ -161,7 +161,7 @@ describe('namespaced scope (Crossplane v2)', () => {
       accessTier: 'Cool',
     });
     expect(changed.status).toBe(200);
-    expect(changed.body.item.changeable.accessTier).toBe('Cool');
+    expect(changed.body.item.desired.accessTier).toBe('Cool');
     const object = inCluster('stnsweb01') as unknown as { spec: { forProvider: { accessTier?: string } } };
     expect(object.spec.forProvider.accessTier).toBe('Cool');
 

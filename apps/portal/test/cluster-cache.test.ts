@@ -111,7 +111,7 @@ describe('the watch-fed cluster cache', () => {
     }
     const [first, ...others] = cached;
     for (const account of others) {
-      expect(account.settings).toBe(first?.settings);
+      expect(account.conditions).toBe(first?.conditions);
       expect(account.sync).toBe(first?.sync);
     }
     // The filled accounts spread over three replication types: three distinct views, each shared.

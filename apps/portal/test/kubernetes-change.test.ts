@@ -24,7 +24,7 @@ interface Item {
   state: string;
   accessTier?: string;
   resourceVersion: string;
-  changeable: Record<string, unknown>;
+  desired: Record<string, unknown>;
   lastChangedBy?: string;
   sync: {
     inSync: boolean;
@@ -148,7 +148,7 @@ describe('changing an account on a cluster', () => {
       const item = await read('stchange01');
       return item.accessTier === 'Cool' && item.sync.inSync ? item : undefined;
     }, 'Azure to report the change');
-    expect(settled.changeable).toMatchObject({
+    expect(settled.desired).toMatchObject({
       accessTier: 'Cool',
       allowedIpRanges: ['203.0.113.0/24'],
       environment: 'prod',

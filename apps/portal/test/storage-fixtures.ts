@@ -1,7 +1,7 @@
 /**
  * One standard storage account for the portal's tests, in the shapes the portal holds it: the
- * create request (through the request schema, so its defaults are the schema's), the intent the
- * ledger records for it, and the settings an account read shows. A test names only what it changes.
+ * create request (through the request schema, so its defaults are the schema's) and the intent the
+ * ledger records for it. A test names only what it changes.
  */
 import type { OwnedSettings } from '../src/lib/platform/owned-settings';
 import {
@@ -9,7 +9,6 @@ import {
   type StorageAccountRequest,
   type StorageAccountRequestInput,
 } from '../src/lib/platform/storage-request';
-import type { StorageAccountSettings } from '../src/lib/platform/types';
 
 /** A standard StorageV2 account of the webshop's dev environment: private, HTTPS only, access tier Hot. */
 export function storageRequest(overrides: Partial<StorageAccountRequestInput> = {}): StorageAccountRequest {
@@ -48,21 +47,3 @@ export const STANDARD_INTENT: Readonly<OwnedSettings> = {
   application: 'webshop',
   environment: 'dev',
 };
-
-/** The standard account's settings as an account read shows them: the intent's, under the same names. */
-export function standardSettings(): StorageAccountSettings {
-  const intent = STANDARD_INTENT;
-  return {
-    publicNetworkAccess: intent.publicNetworkAccess,
-    allowedIpRanges: [...intent.allowedIpRanges],
-    hierarchicalNamespace: intent.hierarchicalNamespace,
-    sftpEnabled: intent.sftpEnabled,
-    nfsv3Enabled: intent.nfsv3Enabled,
-    httpsOnly: intent.httpsOnly,
-    sharedKeyAccess: intent.sharedKeyAccess,
-    minTlsVersion: intent.minTlsVersion,
-    allowNestedItemsToBePublic: intent.allowNestedItemsToBePublic,
-    crossTenantReplication: intent.crossTenantReplication,
-    infrastructureEncryption: intent.infrastructureEncryption,
-  };
-}

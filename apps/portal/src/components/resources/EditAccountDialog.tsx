@@ -13,10 +13,9 @@ import {
   checkChangedSettings,
   diffSettings,
   parseAccountChange,
-  type ChangeableSettings,
   type FieldChange,
-  type FixedCombination,
 } from '@/lib/platform/account-change';
+import type { ChangeableSettings, FixedCombination } from '@/lib/platform/owned-settings';
 import { formatSetting } from '@/lib/platform/display';
 import type { FieldErrors } from '@/lib/platform/types';
 import { changeResource } from './account-client';

@@ -7,7 +7,8 @@ import type { ReactNode } from 'react';
 import { CopyButton } from '@/components/common/CopyButton';
 import { formatAccountKind, formatSetting, formatSku, formatTlsVersion, yesNo } from '@/lib/platform/display';
 import { SETTING_LABELS } from '@/lib/platform/setting-labels';
-import type { AccountSpecView, Condition, PlatformEvent, StorageAccount } from '@/lib/platform/types';
+import { settingsInEffect, type OwnedField } from '@/lib/platform/owned-settings';
+import type { Condition, PlatformEvent, StorageAccount } from '@/lib/platform/types';
 import { formatTimestamp } from './format';
 
 export function Section({ title, children, action }: { title: string; children: ReactNode; action?: ReactNode }) {
@@ -101,7 +102,7 @@ export function SummarySection({ account }: { account: StorageAccount }) {
 }
 
 export function SettingsSection({ account }: { account: StorageAccount }) {
-  const s = account.settings;
+  const s = settingsInEffect(account.desired, account.reported);
   return (
     <Section title="Network and security">
       <Facts
@@ -257,7 +258,7 @@ export function YamlSection({ yaml }: { yaml: string }) {
 }
 
 /** The settings compared between spec and Azure, in the order and words of the owned settings. */
-const COMPARED_SETTINGS: [keyof AccountSpecView, string][] = (
+const COMPARED_SETTINGS: [OwnedField, string][] = (
   [
     'location',
     'kind',

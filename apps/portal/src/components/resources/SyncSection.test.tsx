@@ -2,7 +2,6 @@ import { render, screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import type { ClassificationCode } from '@/lib/platform/classification';
 import type { StorageAccount } from '@/lib/platform/types';
-import { standardSettings } from '../../../test/storage-fixtures';
 import { SyncSection } from './SyncSection';
 
 vi.mock('next/navigation', () => ({ useRouter: () => ({ refresh: vi.fn() }) }));
@@ -11,13 +10,11 @@ function account(code: ClassificationCode): StorageAccount {
   return {
     name: 'stshop01',
     namespace: null,
-    settings: standardSettings(),
     state: 'Ready',
     conditions: [],
     observed: {},
     desired: { minTlsVersion: 'TLS1_2' },
     reported: { minTlsVersion: 'TLS1_2' },
-    changeable: { publicNetworkAccess: false, allowedIpRanges: [], minTlsVersion: 'TLS1_2', httpsOnly: true },
     sync: { inSync: true, reasons: [], differingFields: [], changedOutsidePortal: [] },
     classification: { code, fields: code === 'drifted' ? ['minTlsVersion'] : [] },
   };

@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  applyChange,
-  changeRequest,
-  checkChangedSettings,
-  diffSettings,
-  parseAccountChange,
-  type ChangeableSettings,
-} from './account-change';
+import { applyChange, changeRequest, checkChangedSettings, diffSettings, parseAccountChange } from './account-change';
+import type { ChangeableSettings } from './owned-settings';
 
 const current: ChangeableSettings = {
   accessTier: 'Hot',

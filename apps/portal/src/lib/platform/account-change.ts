@@ -5,6 +5,13 @@
  */
 import { z } from '../zod';
 import { ownValue } from '../own-value';
+import {
+  CHANGEABLE_FIELDS,
+  type ChangeableField,
+  type ChangeableSettings,
+  type FixedCombination,
+  type OwnedSettings,
+} from './owned-settings';
 import { SETTING_LABELS } from './setting-labels';
 import { fieldErrorsFromIssues, type FieldErrors } from './storage-request';
 import {
@@ -22,31 +29,6 @@ import {
 
 /** TLS versions an account may require; anything older is below the platform's baseline. */
 export const CHANGEABLE_TLS_VERSIONS = ['TLS1_2', 'TLS1_3'] as const;
-
-/** The settings Azure (and the platform) can change on a live account without recreating it. */
-export interface ChangeableSettings {
-  accessTier?: string;
-  publicNetworkAccess: boolean;
-  allowedIpRanges: string[];
-  minTlsVersion: string;
-  httpsOnly: boolean;
-  /** Ownership: the application label and tag. */
-  application?: string;
-  /** Ownership: the environment label and tag. */
-  environment?: string;
-}
-
-export type ChangeableField = keyof ChangeableSettings;
-
-const CHANGEABLE_FIELDS: Record<ChangeableField, string> = {
-  accessTier: SETTING_LABELS.accessTier,
-  publicNetworkAccess: SETTING_LABELS.publicNetworkAccess,
-  allowedIpRanges: SETTING_LABELS.allowedIpRanges,
-  minTlsVersion: SETTING_LABELS.minTlsVersion,
-  httpsOnly: SETTING_LABELS.httpsOnly,
-  application: SETTING_LABELS.application,
-  environment: SETTING_LABELS.environment,
-};
 
 /** Fields of a storage request that an existing account keeps for life, with the reason shown to people. */
 export const FIXED_FIELDS: Record<string, { label: string; reason: string }> = {
@@ -163,7 +145,7 @@ export function parseAccountChange(input: unknown): ParsedAccountChange {
 /** The settings after a change; fields the change does not name keep their value. */
 export function applyChange(current: ChangeableSettings, change: Omit<AccountChange, 'resourceVersion'>) {
   const next: ChangeableSettings = { ...current, allowedIpRanges: [...current.allowedIpRanges] };
-  for (const field of Object.keys(CHANGEABLE_FIELDS) as ChangeableField[]) {
+  for (const field of CHANGEABLE_FIELDS) {
     const value = change[field];
     if (value !== undefined) (next as unknown as Record<string, unknown>)[field] = value;
   }
@@ -172,16 +154,6 @@ export function applyChange(current: ChangeableSettings, change: Omit<AccountCha
     next.allowedIpRanges = [];
   }
   return next;
-}
-
-/** The settings of an account that a change keeps as they are, which the rules also look at. */
-export interface FixedCombination {
-  kind?: string;
-  tier?: string;
-  replication?: string;
-  hierarchicalNamespace: boolean;
-  sftpEnabled: boolean;
-  nfsv3Enabled: boolean;
 }
 
 /**
@@ -204,7 +176,7 @@ export function checkChangedSettings(next: ChangeableSettings, account: FixedCom
     httpsOnly: next.httpsOnly,
   });
   for (const { field, message } of violations) {
-    if (Object.hasOwn(CHANGEABLE_FIELDS, field)) problems[field] ??= message;
+    if ((CHANGEABLE_FIELDS as readonly string[]).includes(field)) problems[field] ??= message;
     // NFSv3 itself cannot change here; HTTPS only is the setting that collides with it.
     else if (field === 'nfsv3Enabled' && next.httpsOnly && account.hierarchicalNamespace) {
       problems['httpsOnly'] = `This account uses NFSv3: ${message}`;
@@ -226,9 +198,12 @@ function same(a: unknown, b: unknown): boolean {
 
 /** The fields whose value differs, in the order the edit dialog shows them. */
 export function diffSettings(current: ChangeableSettings, next: ChangeableSettings): FieldChange[] {
-  return (Object.keys(CHANGEABLE_FIELDS) as ChangeableField[])
-    .filter((field) => !same(current[field], next[field]))
-    .map((field) => ({ field, label: CHANGEABLE_FIELDS[field], from: current[field], to: next[field] }));
+  return CHANGEABLE_FIELDS.filter((field) => !same(current[field], next[field])).map((field) => ({
+    field,
+    label: SETTING_LABELS[field],
+    from: current[field],
+    to: next[field],
+  }));
 }
 
 /** The smallest change request that turns `current` into `next`. */
@@ -240,4 +215,9 @@ export function changeRequest(
   const request: Record<string, unknown> = { resourceVersion };
   for (const { field, to } of diffSettings(current, next)) request[field] = to;
   return request as AccountChange;
+}
+
+/** The desired settings after an in-place change: only the fields the change names move. */
+export function withChange(desired: OwnedSettings, change: Omit<AccountChange, 'resourceVersion'>): OwnedSettings {
+  return { ...desired, ...applyChange(desired, change) };
 }

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { buildAccountManifest, generatedNamePrefix, PORTAL_KEYS } from './account-manifest';
+import {
+  buildAccountManifest,
+  forProviderFields,
+  forProviderOf,
+  generatedNamePrefix,
+  PORTAL_KEYS,
+  settingsFromForProvider,
+} from './account-manifest';
+import { OWNED_FIELDS, ownedFromRequest } from './owned-settings';
 import { parseStorageAccountRequest, type StorageAccountRequestInput } from './storage-request';
 
 function request(input: Partial<StorageAccountRequestInput> = {}) {
@@ -104,6 +112,47 @@ describe('Account manifest builder', () => {
       nfsv3Enabled: false,
       accessTier: 'Cool',
       sharedAccessKeyEnabled: false,
+    });
+  });
+});
+
+describe('spec.forProvider and the owned settings', () => {
+  it("reads back every owned setting it writes, under the portal's names", () => {
+    const settings = ownedFromRequest(
+      request({
+        accessTier: 'Cool',
+        publicNetworkAccess: true,
+        allowedIpRanges: ['203.0.113.9', '198.51.100.0/24'],
+        hierarchicalNamespace: true,
+        sftpEnabled: true,
+      }),
+    );
+    const { tags, ...forProvider } = forProviderOf(settings);
+    expect(tags).toEqual({ application: 'web-shop', environment: 'prod', 'managed-by': 'crossplane' });
+    const read = settingsFromForProvider({ ...forProvider, tags });
+    expect(Object.keys(read).sort()).toEqual([...OWNED_FIELDS].sort());
+    expect(read).toEqual({ ...settings, allowedIpRanges: ['198.51.100.0/24', '203.0.113.9'] });
+  });
+
+  it('leaves out what a side does not state, or states with the wrong type', () => {
+    expect(
+      settingsFromForProvider({
+        location: 'westeurope',
+        httpsTrafficOnlyEnabled: 'yes',
+        minTlsVersion: '',
+        tags: null,
+      }),
+    ).toStrictEqual({ location: 'westeurope' });
+  });
+
+  it('writes only the settings a change names, and removes the firewall when public access goes', () => {
+    expect(forProviderFields({ minTlsVersion: 'TLS1_3', environment: 'prod' })).toEqual({
+      minTlsVersion: 'TLS1_3',
+      tags: { environment: 'prod' },
+    });
+    expect(forProviderFields({ publicNetworkAccess: false, allowedIpRanges: [] })).toEqual({
+      publicNetworkAccessEnabled: false,
+      networkRules: null,
     });
   });
 });

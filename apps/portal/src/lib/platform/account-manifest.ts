@@ -2,11 +2,13 @@
  * Builds the Crossplane Account manifest from a validated request. The server builds every
  * manifest it sends with this function (it never forwards one from a client); the workflow
  * uses the same function for its live preview, so what you see is what is submitted.
- * Field names follow the Upbound provider-azure Account v1beta1 CRD.
+ * Field names follow the Upbound provider-azure Account v1beta1 CRD; this module is the one place
+ * that maps the portal's settings (./owned-settings.ts) to and from spec.forProvider's names.
  */
+import { definedFields } from '../defined-fields';
 import { accountNamespace, CLUSTER_SCOPE, type AccountScope } from './account-scope';
+import { ownedFromRequest, type OwnedField, type OwnedSettings } from './owned-settings';
 import type { StorageAccountRequest } from './storage-request';
-import { accessTierApplies } from './storage-rules';
 
 /** Crossplane v1's cluster-scoped Account (cluster scope). */
 export const ACCOUNT_API_VERSION = 'storage.azure.upbound.io/v1beta1';
@@ -35,14 +37,6 @@ export const PORTAL_KEYS = {
   externalName: 'crossplane.io/external-name',
 } as const;
 export const MANAGED_BY_PORTAL = 'platform-portal';
-
-/** Always applied: the security baseline no request can lower. */
-export const SAFE_DEFAULTS = {
-  minTlsVersion: 'TLS1_2',
-  allowNestedItemsToBePublic: false,
-  crossTenantReplicationEnabled: false,
-  infrastructureEncryptionEnabled: true,
-} as const;
 
 /** Kubernetes appends five random characters to generateName; Azure names stop at 24. */
 const GENERATED_SUFFIX_LENGTH = 5;
@@ -118,8 +112,86 @@ export function networkRulesFor(
   return [{ defaultAction: 'Deny', bypass: ['AzureServices'], ipRules: [...allowedIpRanges] }];
 }
 
-function networkRules(request: StorageAccountRequest): NetworkRules[] | undefined {
-  return networkRulesFor(request.publicNetworkAccess, request.allowedIpRanges);
+/** spec.forProvider's (and status.atProvider's) name for each setting held there as a plain value. */
+const TEXT_NAMES = {
+  location: 'location',
+  resourceGroup: 'resourceGroupName',
+  kind: 'accountKind',
+  tier: 'accountTier',
+  replication: 'accountReplicationType',
+  accessTier: 'accessTier',
+  minTlsVersion: 'minTlsVersion',
+} as const satisfies Partial<Record<OwnedField, keyof AccountForProvider>>;
+const FLAG_NAMES = {
+  httpsOnly: 'httpsTrafficOnlyEnabled',
+  publicNetworkAccess: 'publicNetworkAccessEnabled',
+  allowNestedItemsToBePublic: 'allowNestedItemsToBePublic',
+  sharedKeyAccess: 'sharedAccessKeyEnabled',
+  crossTenantReplication: 'crossTenantReplicationEnabled',
+  infrastructureEncryption: 'infrastructureEncryptionEnabled',
+  hierarchicalNamespace: 'isHnsEnabled',
+  sftpEnabled: 'sftpEnabled',
+  nfsv3Enabled: 'nfsv3Enabled',
+} as const satisfies Partial<Record<OwnedField, keyof AccountForProvider>>;
+// The two settings not in the tables: allowedIpRanges is networkRules' ipRules, and the ownership
+// settings are tags.
+
+const entries = <T extends object>(table: T) => Object.entries(table) as [keyof T & OwnedField, string][];
+
+/**
+ * spec.forProvider fields for the settings given (a JSON merge patch's, for a change): an IP range
+ * list comes with the public access it belongs to, and null removes the firewall rules in a patch.
+ */
+export function forProviderFields(settings: Partial<OwnedSettings>): Record<string, unknown> {
+  const forProvider: Record<string, unknown> = {};
+  for (const [field, name] of [...entries(TEXT_NAMES), ...entries(FLAG_NAMES)]) {
+    if (settings[field] !== undefined) forProvider[name] = settings[field];
+  }
+  if (settings.allowedIpRanges !== undefined) {
+    forProvider['networkRules'] =
+      networkRulesFor(settings.publicNetworkAccess ?? false, settings.allowedIpRanges) ?? null;
+  }
+  const tags = definedFields({ application: settings.application, environment: settings.environment });
+  if (Object.keys(tags).length > 0) forProvider['tags'] = tags;
+  return forProvider;
+}
+
+/** spec.forProvider of an Account that asks for these settings, as every manifest the portal builds carries it. */
+export function forProviderOf(settings: OwnedSettings): AccountForProvider {
+  const { networkRules, tags, ...fields } = forProviderFields(settings);
+  return {
+    ...(fields as Omit<AccountForProvider, 'networkRules' | 'tags'>),
+    ...(networkRules === null ? {} : { networkRules: networkRules as NetworkRules[] }),
+    tags: { ...(tags as Record<string, string> | undefined), 'managed-by': 'crossplane' },
+  };
+}
+
+const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
+const flag = (value: unknown): boolean | undefined => (typeof value === 'boolean' ? value : undefined);
+
+function ipRules(networkRules: unknown): string[] | undefined {
+  if (networkRules === undefined) return undefined;
+  const first: unknown = Array.isArray(networkRules) ? networkRules[0] : networkRules;
+  if (typeof first !== 'object' || first === null) return [];
+  const rules = (first as { ipRules?: unknown }).ipRules;
+  return Array.isArray(rules) ? rules.filter((rule): rule is string => typeof rule === 'string').sort() : [];
+}
+
+/**
+ * The settings one side states (spec.forProvider or status.atProvider, as any tool may have written
+ * it); what it does not state, or states as something of the wrong type, is left out.
+ */
+export function settingsFromForProvider(parameters: Record<string, unknown> | undefined): Partial<OwnedSettings> {
+  if (!parameters) return {};
+  const tags = typeof parameters['tags'] === 'object' && parameters['tags'] !== null ? parameters['tags'] : {};
+  const view: Record<string, unknown> = {};
+  for (const [field, name] of entries(TEXT_NAMES)) view[field] = text(parameters[name]);
+  view['allowedIpRanges'] = ipRules(parameters['networkRules']);
+  for (const [field, name] of entries(FLAG_NAMES)) view[field] = flag(parameters[name]);
+  view['application'] = text((tags as Record<string, unknown>)['application']);
+  view['environment'] = text((tags as Record<string, unknown>)['environment']);
+  // The cluster cache holds two of these per account: compact ones (see definedFields).
+  return definedFields(view);
 }
 
 export function buildAccountManifest(
@@ -133,26 +205,7 @@ export function buildAccountManifest(
   if (provenance.requestedBySubject) annotations[PORTAL_KEYS.requestedBySubject] = provenance.requestedBySubject;
   if (provenance.requestedAt) annotations[PORTAL_KEYS.requestedAt] = provenance.requestedAt;
 
-  const forProvider: AccountForProvider = {
-    location: request.location,
-    resourceGroupName: request.resourceGroup,
-    accountKind: request.accountKind,
-    accountTier: request.accountTier,
-    accountReplicationType: request.replicationType,
-    isHnsEnabled: request.hierarchicalNamespace,
-    sftpEnabled: request.sftpEnabled,
-    nfsv3Enabled: request.nfsv3Enabled,
-    publicNetworkAccessEnabled: request.publicNetworkAccess,
-    sharedAccessKeyEnabled: request.sharedKeyAccess,
-    httpsTrafficOnlyEnabled: request.httpsOnly,
-    ...SAFE_DEFAULTS,
-    tags: { application: request.application, environment: request.environment, 'managed-by': 'crossplane' },
-  };
-  if (request.accessTier !== undefined && accessTierApplies(request.accountKind)) {
-    forProvider.accessTier = request.accessTier;
-  }
-  const rules = networkRules(request);
-  if (rules) forProvider.networkRules = rules;
+  const forProvider = forProviderOf(ownedFromRequest(request));
 
   const manifest: AccountManifest = {
     apiVersion: ACCOUNT_API_VERSION,

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { ownedChanges, ownedFromRequest, ownedFromView, withChange, type OwnedSettings } from './owned-settings';
+import { withChange } from './account-change';
+import {
+  changeableSettings,
+  ownedChanges,
+  ownedFromRequest,
+  ownedFromView,
+  settingsInEffect,
+  type OwnedSettings,
+} from './owned-settings';
 import { parseStorageAccountRequest } from './storage-request';
 
 function request(input: Record<string, unknown>) {
@@ -73,5 +81,25 @@ describe('owned settings', () => {
       allowNestedItemsToBePublic: true,
     });
     expect(owned.application).toBeUndefined();
+  });
+});
+
+describe('settings derived from the two sides', () => {
+  it('takes what Azure reports over what the spec asks, and Azure defaults for what neither states', () => {
+    const settings = settingsInEffect({ minTlsVersion: 'TLS1_2', httpsOnly: false }, { minTlsVersion: 'TLS1_3' });
+    expect(settings).toMatchObject({ minTlsVersion: 'TLS1_3', httpsOnly: false, sharedKeyAccess: true });
+  });
+
+  it('starts a change from the spec, the platform baseline where it is silent, and the ownership labels', () => {
+    expect(
+      changeableSettings({ accessTier: 'Cool', tier: 'Standard' }, { application: 'webshop', environment: '' }),
+    ).toStrictEqual({
+      accessTier: 'Cool',
+      publicNetworkAccess: false,
+      allowedIpRanges: [],
+      minTlsVersion: 'TLS1_2',
+      httpsOnly: true,
+      application: 'webshop',
+    });
   });
 });

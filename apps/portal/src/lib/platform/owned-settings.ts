@@ -1,11 +1,13 @@
 /**
- * The settings of a storage account the portal owns: what it records as intent, what it compares
- * with the cluster object and with Azure, and the words it shows for each. Provider-computed values
- * (ids, endpoints, creation time) are not here, so they can never count as drift.
- * Pure module: safe in the browser and on the server.
+ * The one shape of a storage account's settings: what the ledger records as intent, what a cluster
+ * object's spec asks for and what Azure reports (each a Partial of it), what a change may move
+ * (a Pick of it), and the words shown for each. Other names for the same settings live only at the
+ * edges: spec.forProvider in ./account-manifest.ts, the Azure SDK's in the Azure backend, the
+ * request's three wire names in ownedFromRequest below.
+ * Provider-computed values (ids, endpoints, creation time) are not here, so they can never count as
+ * drift. Pure module: safe in the browser and on the server.
  */
-import { applyChange, type AccountChange, type ChangeableSettings } from './account-change';
-import { SAFE_DEFAULTS } from './account-manifest';
+import { definedFields } from '../defined-fields';
 import { SETTING_LABELS } from './setting-labels';
 import type { StorageAccountRequest } from './storage-request';
 import { accessTierApplies } from './storage-rules';
@@ -43,6 +45,31 @@ const _everyOwnedFieldLabelled: Record<OwnedField, string> = SETTING_LABELS;
 /** The owned settings, in the order people think of them (the label table's). */
 export const OWNED_FIELDS = Object.keys(SETTING_LABELS) as OwnedField[];
 
+/** The settings Azure (and the platform) can change on a live account without recreating it. */
+export const CHANGEABLE_FIELDS = [
+  'accessTier',
+  'publicNetworkAccess',
+  'allowedIpRanges',
+  'minTlsVersion',
+  'httpsOnly',
+  'application',
+  'environment',
+] as const satisfies readonly OwnedField[];
+export type ChangeableField = (typeof CHANGEABLE_FIELDS)[number];
+export type ChangeableSettings = Pick<OwnedSettings, ChangeableField>;
+
+/** The settings a change keeps that Azure's combination rules also look at. */
+export type FixedCombination = Pick<OwnedSettings, 'hierarchicalNamespace' | 'sftpEnabled' | 'nfsv3Enabled'> &
+  Partial<Pick<OwnedSettings, 'kind' | 'tier' | 'replication'>>;
+
+/** Always applied: the security baseline no request can lower. */
+export const SAFE_DEFAULTS = {
+  minTlsVersion: 'TLS1_2',
+  allowNestedItemsToBePublic: false,
+  crossTenantReplication: false,
+  infrastructureEncryption: true,
+} as const satisfies Partial<OwnedSettings>;
+
 /** One owned setting that differs between two sides (a change, or a drift). */
 export interface OwnedFieldChange {
   field: OwnedField;
@@ -62,7 +89,10 @@ export function sameOwnedValue(a: unknown, b: unknown): boolean {
 }
 
 /** What an action did to the desired state, field by field; every field of a new account is a change. */
-export function ownedChanges(before: OwnedSettings | undefined, after: OwnedSettings | undefined): OwnedFieldChange[] {
+export function ownedChanges(
+  before: Partial<OwnedSettings> | undefined,
+  after: Partial<OwnedSettings> | undefined,
+): OwnedFieldChange[] {
   return OWNED_FIELDS.filter((field) => !sameOwnedValue(before?.[field], after?.[field])).map((field) => {
     const change: OwnedFieldChange = { field, label: SETTING_LABELS[field] };
     if (before?.[field] !== undefined) change.from = before[field];
@@ -88,8 +118,8 @@ export function ownedFromRequest(request: StorageAccountRequest): OwnedSettings 
     allowedIpRanges: request.publicNetworkAccess ? [...request.allowedIpRanges] : [],
     allowNestedItemsToBePublic: SAFE_DEFAULTS.allowNestedItemsToBePublic,
     sharedKeyAccess: request.sharedKeyAccess,
-    crossTenantReplication: SAFE_DEFAULTS.crossTenantReplicationEnabled,
-    infrastructureEncryption: SAFE_DEFAULTS.infrastructureEncryptionEnabled,
+    crossTenantReplication: SAFE_DEFAULTS.crossTenantReplication,
+    infrastructureEncryption: SAFE_DEFAULTS.infrastructureEncryption,
     hierarchicalNamespace: request.hierarchicalNamespace,
     sftpEnabled: request.sftpEnabled,
     nfsv3Enabled: request.nfsv3Enabled,
@@ -127,16 +157,29 @@ export function ownedFromView(view: Partial<OwnedSettings>): OwnedSettings {
   };
 }
 
-/** The desired settings after an in-place change: only the fields the change names move. */
-export function withChange(desired: OwnedSettings, change: Omit<AccountChange, 'resourceVersion'>): OwnedSettings {
-  const current: ChangeableSettings = {
-    ...(desired.accessTier === undefined ? {} : { accessTier: desired.accessTier }),
-    publicNetworkAccess: desired.publicNetworkAccess,
-    allowedIpRanges: desired.allowedIpRanges,
-    minTlsVersion: desired.minTlsVersion,
-    httpsOnly: desired.httpsOnly,
-    ...(desired.application === undefined ? {} : { application: desired.application }),
-    ...(desired.environment === undefined ? {} : { environment: desired.environment }),
-  };
-  return { ...desired, ...applyChange(current, change) };
+/**
+ * The settings an account has as far as the portal can tell: what Azure reports, else what the spec
+ * asks for, else Azure's defaults. The detail page shows these; nothing holds them as a copy.
+ */
+export function settingsInEffect(desired: Partial<OwnedSettings>, reported: Partial<OwnedSettings>): OwnedSettings {
+  return ownedFromView({ ...desired, ...reported });
+}
+
+/**
+ * What the edit dialog and a change start from: the spec's values, the platform's baseline for any
+ * it leaves out, and the ownership the object's labels carry (the labels are what ownership reads).
+ */
+export function changeableSettings(
+  desired: Partial<OwnedSettings>,
+  ownership: { application?: string | undefined; environment?: string | undefined },
+): ChangeableSettings {
+  return definedFields({
+    accessTier: desired.accessTier,
+    publicNetworkAccess: desired.publicNetworkAccess ?? false,
+    allowedIpRanges: desired.allowedIpRanges ?? [],
+    minTlsVersion: desired.minTlsVersion ?? SAFE_DEFAULTS.minTlsVersion,
+    httpsOnly: desired.httpsOnly ?? true,
+    application: ownership.application || undefined,
+    environment: ownership.environment || undefined,
+  });
 }

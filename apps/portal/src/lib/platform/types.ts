@@ -3,10 +3,8 @@
  * Kubernetes objects never leave src/server/ (see src/server/model/account-mapper.ts).
  */
 export type { StorageAccountRequest, StorageAccountRequestInput, FieldErrors } from './storage-request';
-import type { ChangeableSettings } from './account-change';
 import type { Classification } from './classification';
 import type { OwnedSettings } from './owned-settings';
-export type { ChangeableSettings } from './account-change';
 
 /** Derived from the Crossplane conditions and the deletion timestamp. */
 export const ACCOUNT_STATES = ['Ready', 'Provisioning', 'Deleting', 'Failed', 'Unknown'] as const;
@@ -20,20 +18,6 @@ export interface Condition {
   lastTransitionTime?: string;
 }
 
-export interface StorageAccountSettings {
-  publicNetworkAccess: boolean;
-  allowedIpRanges: string[];
-  hierarchicalNamespace: boolean;
-  sftpEnabled: boolean;
-  nfsv3Enabled: boolean;
-  httpsOnly: boolean;
-  sharedKeyAccess: boolean;
-  minTlsVersion: string;
-  allowNestedItemsToBePublic: boolean;
-  crossTenantReplication: boolean;
-  infrastructureEncryption: boolean;
-}
-
 /** What the cloud provider reports back (status.atProvider), when it has reported anything. */
 export interface ObservedAccount {
   id?: string;
@@ -45,18 +29,12 @@ export interface ObservedAccount {
   primaryWebEndpoint?: string;
 }
 
-/**
- * Settings as the spec asks for them or as Azure reports them, in the portal's words (the owned
- * settings); a side that does not state a setting leaves it out.
- */
-export type AccountSpecView = Partial<OwnedSettings>;
-
 /** Whether Crossplane has the account as it was asked for, and why not. */
 export interface SyncReport {
   inSync: boolean;
   /** One sentence per finding, for people. */
   reasons: string[];
-  /** Settings (AccountSpecView keys) where Azure reports something other than the spec asks. */
+  /** Settings (OwnedSettings keys) where Azure reports something other than the spec asks. */
   differingFields: string[];
   /** spec.forProvider keys changed since the portal last applied a change (edited outside the portal). */
   changedOutsidePortal: string[];
@@ -83,7 +61,6 @@ export interface StorageAccount {
   /** Azure SKU name, e.g. Standard_LRS. */
   sku?: string;
   accessTier?: string;
-  settings: StorageAccountSettings;
   state: AccountState;
   /** Why the state is what it is (reason: message of the deciding condition). */
   stateDetail?: string;
@@ -102,12 +79,14 @@ export interface StorageAccount {
   observed: ObservedAccount;
   /** The object's version as last read; a change must send it back (optimistic concurrency). */
   resourceVersion?: string;
-  /** What the spec asks for. */
-  desired: AccountSpecView;
+  /**
+   * What the spec asks for, in the one settings shape; a setting the spec does not state is left out.
+   * The settings in effect (settingsInEffect) and those a change starts from (changeableSettings)
+   * are derived from this and `reported` where they are needed, not held as copies.
+   */
+  desired: Partial<OwnedSettings>;
   /** What Azure reports for the same settings (empty until it has reported). */
-  reported: AccountSpecView;
-  /** The settings that can change in place, as the spec holds them now. */
-  changeable: ChangeableSettings;
+  reported: Partial<OwnedSettings>;
   sync: SyncReport;
   lastChangedBy?: string;
   lastChangedAt?: string;

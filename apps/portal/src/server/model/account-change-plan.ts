@@ -1,13 +1,18 @@
 import 'server-only';
 import {
   applyChange,
-  type FixedCombination,
   checkChangedSettings,
   diffSettings,
   type AccountChange,
   type FieldChange,
 } from '@/lib/platform/account-change';
-import { networkRulesFor, PORTAL_KEYS } from '@/lib/platform/account-manifest';
+import { forProviderFields, PORTAL_KEYS } from '@/lib/platform/account-manifest';
+import {
+  changeableSettings,
+  settingsInEffect,
+  type ChangeableSettings,
+  type FixedCombination,
+} from '@/lib/platform/owned-settings';
 import type { StorageAccount } from '@/lib/platform/types';
 import { toStorageAccount } from './account-mapper';
 import type { AccountObject } from './account-object';
@@ -45,7 +50,8 @@ export function staleVersion(name: string, sent: string, current?: string): Conf
 
 /** What the rules need to know about the parts of the account a change keeps. */
 export function fixedCombination(account: StorageAccount): FixedCombination {
-  const { desired, settings } = account;
+  const { desired } = account;
+  const settings = settingsInEffect(desired, account.reported);
   return {
     ...(desired.kind ? { kind: desired.kind } : {}),
     ...(desired.tier ? { tier: desired.tier } : {}),
@@ -54,6 +60,11 @@ export function fixedCombination(account: StorageAccount): FixedCombination {
     sftpEnabled: settings.sftpEnabled,
     nfsv3Enabled: settings.nfsv3Enabled,
   };
+}
+
+/** The settings a change starts from: the spec's, with the ownership the object's labels carry. */
+export function currentSettings(account: StorageAccount): ChangeableSettings {
+  return changeableSettings(account.desired, account);
 }
 
 export function planChange(object: AccountObject, change: AccountChange, context: RequestContext): ChangePlan {
@@ -67,40 +78,31 @@ export function planChange(object: AccountObject, change: AccountChange, context
   }
   const account = toStorageAccount(object);
   const { resourceVersion, ...requested } = change;
-  const next = applyChange(account.changeable, requested);
+  const current = currentSettings(account);
+  const next = applyChange(current, requested);
   const problems = checkChangedSettings(next, fixedCombination(account));
   if (Object.keys(problems).length > 0) {
     throw new InvalidRequestError('The change cannot be applied to this account', { fields: problems });
   }
-  const changes = diffSettings(account.changeable, next);
+  const changes = diffSettings(current, next);
   if (changes.length === 0) return { changes };
 
   const changed = new Set(changes.map((c) => c.field));
-  const current = (object.spec?.forProvider ?? {}) as Record<string, unknown>;
-  const forProvider: Record<string, unknown> = {};
-  if (changed.has('accessTier')) forProvider['accessTier'] = next.accessTier;
+  // Public access and its IP ranges are one firewall on the object: either moves both.
   if (changed.has('publicNetworkAccess') || changed.has('allowedIpRanges')) {
-    forProvider['publicNetworkAccessEnabled'] = next.publicNetworkAccess;
-    // null removes the firewall rules in a merge patch.
-    forProvider['networkRules'] = networkRulesFor(next.publicNetworkAccess, next.allowedIpRanges) ?? null;
+    changed.add('publicNetworkAccess').add('allowedIpRanges');
   }
-  if (changed.has('minTlsVersion')) forProvider['minTlsVersion'] = next.minTlsVersion;
-  if (changed.has('httpsOnly')) forProvider['httpsTrafficOnlyEnabled'] = next.httpsOnly;
+  const forProvider = forProviderFields(Object.fromEntries([...changed].map((field) => [field, next[field]])));
+  const tags = (forProvider['tags'] ?? {}) as Record<string, string>;
   const labels: Record<string, string> = {};
-  const tags: Record<string, string> = {};
-  for (const field of ['application', 'environment'] as const) {
-    const value = next[field];
-    if (changed.has(field) && value !== undefined) {
-      labels[PORTAL_KEYS[field]] = value;
-      tags[field] = value;
-    }
-  }
-  if (Object.keys(tags).length > 0) forProvider['tags'] = tags;
+  for (const [field, value] of Object.entries(tags))
+    labels[PORTAL_KEYS[field as 'application' | 'environment']] = value;
+  const existing = (object.spec?.forProvider ?? {}) as Record<string, unknown>;
 
   // What spec.forProvider will hold afterwards: recorded, so edits made elsewhere show as drift.
-  const applied: Record<string, unknown> = { ...current, ...forProvider };
+  const applied: Record<string, unknown> = { ...existing, ...forProvider };
   if (forProvider['networkRules'] === null) delete applied['networkRules'];
-  if (forProvider['tags']) applied['tags'] = { ...(current['tags'] as object | undefined), ...tags };
+  if (forProvider['tags']) applied['tags'] = { ...(existing['tags'] as object | undefined), ...tags };
 
   return {
     changes,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PORTAL_KEYS } from '@/lib/platform/account-manifest';
 import { deriveState, toStorageAccount } from './account-mapper';
+import { currentSettings } from './account-change-plan';
 
 describe('account state', () => {
   it.each([
@@ -82,7 +83,7 @@ describe('Account object to StorageAccount', () => {
       requestId: 'r-1',
       observed: { primaryBlobEndpoint: 'https://stshop01.blob.core.windows.net/' },
     });
-    expect(account.settings.allowedIpRanges).toEqual(['203.0.113.0/24']);
+    expect(account.reported.allowedIpRanges).toEqual(['203.0.113.0/24']);
     expect(account.conditions).toHaveLength(2);
   });
 
@@ -94,7 +95,7 @@ describe('Account object to StorageAccount', () => {
     });
     expect(account.desired).toStrictEqual({ location: 'westeurope', tier: 'Standard', publicNetworkAccess: false });
     expect(account.reported).toStrictEqual({ location: 'westeurope' });
-    expect(account.changeable).toStrictEqual({
+    expect(currentSettings(account)).toStrictEqual({
       publicNetworkAccess: false,
       allowedIpRanges: [],
       minTlsVersion: 'TLS1_2',

@@ -1,9 +1,8 @@
 import 'server-only';
-import { definedFields } from '@/lib/defined-fields';
-import { PORTAL_KEYS, SAFE_DEFAULTS } from '@/lib/platform/account-manifest';
+import { PORTAL_KEYS, settingsFromForProvider } from '@/lib/platform/account-manifest';
 import type { AccountState, Condition, ObservedAccount, StorageAccount } from '@/lib/platform/types';
 import type { AccountObject, KubernetesCondition } from './account-object';
-import { specView, syncReport } from './account-sync';
+import { syncReport } from './account-sync';
 import { CHANGE_KEYS } from './change-annotations';
 
 function toCondition(raw: KubernetesCondition): Condition | undefined {
@@ -54,7 +53,6 @@ export function deriveState(
 
 const asString = (value: unknown): string | undefined =>
   typeof value === 'string' && value !== '' ? value : undefined;
-const asBoolean = (value: unknown, fallback: boolean): boolean => (typeof value === 'boolean' ? value : fallback);
 
 function observed(atProvider: Record<string, unknown> | undefined): ObservedAccount {
   if (!atProvider) return {};
@@ -75,13 +73,6 @@ function observed(atProvider: Record<string, unknown> | undefined): ObservedAcco
   return result;
 }
 
-function ipRules(networkRules: unknown): string[] {
-  const first: unknown = Array.isArray(networkRules) ? networkRules[0] : networkRules;
-  if (typeof first !== 'object' || first === null) return [];
-  const rules = (first as { ipRules?: unknown }).ipRules;
-  return Array.isArray(rules) ? rules.filter((rule): rule is string => typeof rule === 'string') : [];
-}
-
 /** Only Observe (no '*', Create, Update or Delete): Crossplane reads the Azure account and changes nothing. */
 export function observesOnly(policies: unknown): boolean {
   if (!Array.isArray(policies) || policies.length === 0) return false;
@@ -93,65 +84,36 @@ export function toStorageAccount(object: AccountObject): StorageAccount {
   const metadata = object.metadata ?? {};
   const labels = metadata.labels ?? {};
   const annotations = metadata.annotations ?? {};
-  // Spec is what was asked for; atProvider is what Azure reports. Prefer the observed value.
-  const desired = object.spec?.forProvider ?? {};
-  const atProvider = object.status?.atProvider ?? {};
-  const field = (key: string) => asString(atProvider[key]) ?? asString((desired as Record<string, unknown>)[key]);
-  const flag = (key: string, fallback: boolean) =>
-    asBoolean(atProvider[key], asBoolean((desired as Record<string, unknown>)[key], fallback));
 
   const conditions = (object.status?.conditions ?? []).map(toCondition).filter((c): c is Condition => c !== undefined);
   const { state, detail } = deriveState(conditions, Boolean(metadata.deletionTimestamp));
-  const tier = field('accountTier');
-  const replication = field('accountReplicationType');
   const externalName = annotations[PORTAL_KEYS.externalName];
-  const desiredView = specView(desired);
-  const reportedView = specView(object.status?.atProvider);
+  // Spec is what was asked for; atProvider is what Azure reports. The summary prefers the observed value.
+  const desiredView = settingsFromForProvider(object.spec?.forProvider);
+  const reportedView = settingsFromForProvider(object.status?.atProvider);
+  const summary = { ...desiredView, ...reportedView };
 
   const account: StorageAccount = {
     name: metadata.name ?? '',
     namespace: metadata.namespace || null,
-    settings: {
-      publicNetworkAccess: flag('publicNetworkAccessEnabled', true),
-      allowedIpRanges: ipRules(atProvider.networkRules ?? desired.networkRules),
-      hierarchicalNamespace: flag('isHnsEnabled', false),
-      sftpEnabled: flag('sftpEnabled', false),
-      nfsv3Enabled: flag('nfsv3Enabled', false),
-      httpsOnly: flag('httpsTrafficOnlyEnabled', true),
-      sharedKeyAccess: flag('sharedAccessKeyEnabled', true),
-      minTlsVersion: field('minTlsVersion') ?? SAFE_DEFAULTS.minTlsVersion,
-      allowNestedItemsToBePublic: flag('allowNestedItemsToBePublic', true),
-      crossTenantReplication: flag('crossTenantReplicationEnabled', false),
-      infrastructureEncryption: flag('infrastructureEncryptionEnabled', false),
-    },
     state,
     conditions,
     observed: observed(object.status?.atProvider),
     desired: desiredView,
     reported: reportedView,
-    // The edit dialog starts from what the spec asks for, not from what Azure reported last.
-    changeable: definedFields({
-      accessTier: desiredView.accessTier,
-      publicNetworkAccess: desiredView.publicNetworkAccess ?? false,
-      allowedIpRanges: desiredView.allowedIpRanges ?? [],
-      minTlsVersion: desiredView.minTlsVersion ?? SAFE_DEFAULTS.minTlsVersion,
-      httpsOnly: desiredView.httpsOnly ?? true,
-      application: labels[PORTAL_KEYS.application] || undefined,
-      environment: labels[PORTAL_KEYS.environment] || undefined,
-    }),
     sync: syncReport(object, conditions, desiredView, reportedView),
   };
   const optional: Partial<StorageAccount> = {
     uid: metadata.uid,
     application: labels[PORTAL_KEYS.application],
     environment: labels[PORTAL_KEYS.environment],
-    resourceGroup: field('resourceGroupName'),
-    location: field('location'),
-    kind: field('accountKind'),
-    tier,
-    replication,
-    sku: tier && replication ? `${tier}_${replication}` : undefined,
-    accessTier: field('accessTier'),
+    resourceGroup: summary.resourceGroup,
+    location: summary.location,
+    kind: summary.kind,
+    tier: summary.tier,
+    replication: summary.replication,
+    sku: summary.tier && summary.replication ? `${summary.tier}_${summary.replication}` : undefined,
+    accessTier: summary.accessTier,
     stateDetail: detail,
     createdAt: metadata.creationTimestamp,
     deletionRequestedAt: metadata.deletionTimestamp,

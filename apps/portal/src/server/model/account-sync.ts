@@ -1,6 +1,6 @@
 import 'server-only';
-import { definedFields } from '@/lib/defined-fields';
-import type { AccountSpecView, Condition, SyncReport } from '@/lib/platform/types';
+import type { OwnedSettings } from '@/lib/platform/owned-settings';
+import type { Condition, SyncReport } from '@/lib/platform/types';
 import type { AccountObject } from './account-object';
 import { CHANGE_KEYS, RECONCILE_REQUESTED_AT } from './change-annotations';
 
@@ -9,49 +9,6 @@ import { CHANGE_KEYS, RECONCILE_REQUESTED_AT } from './change-annotations';
  * drift report the detail page shows: Crossplane's conditions, values Azure reports differently,
  * and spec edits made outside the portal since its last change.
  */
-
-const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
-const flag = (value: unknown): boolean | undefined => (typeof value === 'boolean' ? value : undefined);
-
-function tag(tags: unknown, key: string): string | undefined {
-  return typeof tags === 'object' && tags !== null ? text((tags as Record<string, unknown>)[key]) : undefined;
-}
-
-function ipRules(networkRules: unknown): string[] | undefined {
-  if (networkRules === undefined) return undefined;
-  const first: unknown = Array.isArray(networkRules) ? networkRules[0] : networkRules;
-  if (typeof first !== 'object' || first === null) return [];
-  const rules = (first as { ipRules?: unknown }).ipRules;
-  return Array.isArray(rules) ? rules.filter((rule): rule is string => typeof rule === 'string').sort() : [];
-}
-
-/** Reads either side (forProvider or atProvider); fields it does not hold stay undefined. */
-export function specView(parameters: Record<string, unknown> | undefined): AccountSpecView {
-  if (!parameters) return {};
-  const view: AccountSpecView = {
-    location: text(parameters['location']),
-    resourceGroup: text(parameters['resourceGroupName']),
-    kind: text(parameters['accountKind']),
-    tier: text(parameters['accountTier']),
-    replication: text(parameters['accountReplicationType']),
-    accessTier: text(parameters['accessTier']),
-    publicNetworkAccess: flag(parameters['publicNetworkAccessEnabled']),
-    allowedIpRanges: ipRules(parameters['networkRules']),
-    httpsOnly: flag(parameters['httpsTrafficOnlyEnabled']),
-    minTlsVersion: text(parameters['minTlsVersion']),
-    sharedKeyAccess: flag(parameters['sharedAccessKeyEnabled']),
-    hierarchicalNamespace: flag(parameters['isHnsEnabled']),
-    sftpEnabled: flag(parameters['sftpEnabled']),
-    nfsv3Enabled: flag(parameters['nfsv3Enabled']),
-    allowNestedItemsToBePublic: flag(parameters['allowNestedItemsToBePublic']),
-    crossTenantReplication: flag(parameters['crossTenantReplicationEnabled']),
-    infrastructureEncryption: flag(parameters['infrastructureEncryptionEnabled']),
-    application: tag(parameters['tags'], 'application'),
-    environment: tag(parameters['tags'], 'environment'),
-  };
-  // The cluster cache holds two views per account: compact ones (see definedFields).
-  return definedFields(view);
-}
 
 /** JSON with object keys sorted: the API server gives objects back with keys in its own order. */
 function canonical(value: unknown): unknown {
@@ -67,8 +24,8 @@ function canonical(value: unknown): unknown {
 const same = (a: unknown, b: unknown) => JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
 
 /** Settings both sides know and disagree on; a side that says nothing is no disagreement. */
-export function differingFields(desired: AccountSpecView, reported: AccountSpecView): string[] {
-  return (Object.keys(desired) as (keyof AccountSpecView)[]).filter(
+export function differingFields(desired: Partial<OwnedSettings>, reported: Partial<OwnedSettings>): string[] {
+  return (Object.keys(desired) as (keyof OwnedSettings)[]).filter(
     (key) => reported[key] !== undefined && !same(desired[key], reported[key]),
   );
 }
@@ -104,8 +61,8 @@ const describe = (condition: Condition) => [condition.reason, condition.message]
 export function syncReport(
   object: AccountObject,
   conditions: readonly Condition[],
-  desired: AccountSpecView,
-  reported: AccountSpecView,
+  desired: Partial<OwnedSettings>,
+  reported: Partial<OwnedSettings>,
 ): SyncReport {
   const annotations = object.metadata?.annotations ?? {};
   const forProvider = (object.spec?.forProvider ?? {}) as Record<string, unknown>;

@@ -1,9 +1,10 @@
 import 'server-only';
-import { applyChange, diffSettings, parseAccountChange } from '@/lib/platform/account-change';
-import { ownedChanges, ownedFromView, withChange } from '@/lib/platform/owned-settings';
+import { applyChange, diffSettings, parseAccountChange, withChange } from '@/lib/platform/account-change';
+import { ownedChanges, ownedFromView } from '@/lib/platform/owned-settings';
 import type { StorageAccount } from '@/lib/platform/types';
 import type { ChangeResult, RequestContext } from '../model/backend';
 import { authorize } from '../auth/guard';
+import { currentSettings } from '../model/account-change-plan';
 import { ownerOf } from '../model/ownership';
 import { recordedAction } from './record-intent';
 import { getIntentLedger } from '../backends/ledger/select-ledger';
@@ -27,7 +28,8 @@ export async function changeStorageAccount(
   // A requester may change only what it owns: the ledger says whose it is.
   authorize(context.principal, 'change', ownerOf(state, account));
   const { resourceVersion: _version, ...requested } = parsed.change;
-  const changesSomething = diffSettings(account.changeable, applyChange(account.changeable, requested)).length > 0;
+  const current = currentSettings(account);
+  const changesSomething = diffSettings(current, applyChange(current, requested)).length > 0;
   // A dry run, or a change that changes nothing, never reaches Azure: nothing to record.
   if (options.dryRun || !changesSomething) return backend.change(name, parsed.change, context, options);
   // Intent moves from what was wanted before (the ledger, else what the cluster object asks for).

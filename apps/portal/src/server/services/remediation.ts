@@ -4,8 +4,8 @@ import { hasRole } from '@/lib/auth/permissions';
 import {
   ACCOUNT_API_VERSION,
   ACCOUNT_KIND,
+  forProviderOf,
   MANAGED_BY_PORTAL,
-  networkRulesFor,
   PORTAL_KEYS,
 } from '@/lib/platform/account-manifest';
 import { fieldsDifferingFromIntent } from '@/lib/platform/classification';
@@ -57,35 +57,6 @@ export interface RemediationResult {
   write: ClusterWrite;
 }
 
-/** spec.forProvider for the owned settings, as the portal's manifests carry it. */
-export function forProviderOf(desired: OwnedSettings): Record<string, unknown> {
-  return {
-    location: desired.location,
-    resourceGroupName: desired.resourceGroup,
-    accountKind: desired.kind,
-    accountTier: desired.tier,
-    accountReplicationType: desired.replication,
-    ...(desired.accessTier === undefined ? {} : { accessTier: desired.accessTier }),
-    isHnsEnabled: desired.hierarchicalNamespace,
-    sftpEnabled: desired.sftpEnabled,
-    nfsv3Enabled: desired.nfsv3Enabled,
-    publicNetworkAccessEnabled: desired.publicNetworkAccess,
-    // null removes the firewall in a merge patch; a new object simply has none.
-    networkRules: networkRulesFor(desired.publicNetworkAccess, desired.allowedIpRanges) ?? null,
-    sharedAccessKeyEnabled: desired.sharedKeyAccess,
-    httpsTrafficOnlyEnabled: desired.httpsOnly,
-    minTlsVersion: desired.minTlsVersion,
-    allowNestedItemsToBePublic: desired.allowNestedItemsToBePublic,
-    crossTenantReplicationEnabled: desired.crossTenantReplication,
-    infrastructureEncryptionEnabled: desired.infrastructureEncryption,
-    tags: {
-      ...(desired.application ? { application: desired.application } : {}),
-      ...(desired.environment ? { environment: desired.environment } : {}),
-      'managed-by': 'crossplane',
-    },
-  };
-}
-
 function ownershipLabels(desired: OwnedSettings): Record<string, string> {
   return {
     [PORTAL_KEYS.managedBy]: MANAGED_BY_PORTAL,
@@ -123,7 +94,8 @@ function applyDesired(
   owner: Actor | undefined,
   extraSpec: Record<string, unknown> = {},
 ): ClusterWrite {
-  const forProvider = forProviderOf(desired);
+  // null removes the firewall in a merge patch; the settings' own rules replace it when they have one.
+  const forProvider = { networkRules: null, ...forProviderOf(desired) };
   return {
     kind: 'patch',
     name,
@@ -152,7 +124,6 @@ function newAccount(
   owner: Actor | undefined,
 ): ClusterWrite {
   const forProvider = forProviderOf(desired);
-  if (forProvider['networkRules'] === null) delete forProvider['networkRules'];
   return {
     kind: 'create',
     manifest: {
@@ -224,7 +195,7 @@ export function planRemediation(
       if (!intent) throw missing(name, action, 'the portal has no intent for it; accept what is there instead');
       if (!account) throw missing(name, action, 'it has no cluster object; recreate it instead');
       const fields = fieldsDifferingFromIntent(intent, account.desired);
-      const changes = ownedChanges(account.desired as OwnedSettings, intent).filter((c) => fields.includes(c.field));
+      const changes = ownedChanges(account.desired, intent).filter((c) => fields.includes(c.field));
       return {
         action,
         desired: intent,

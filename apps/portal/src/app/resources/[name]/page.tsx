@@ -17,6 +17,7 @@ import { HistorySection } from '@/components/resources/HistorySection';
 import { LiveUpdates } from '@/components/resources/LiveUpdates';
 import { IntentSection } from '@/components/resources/IntentSection';
 import { RemediationActions } from '@/components/resources/RemediateDialog';
+import { settingsInEffect } from '@/lib/platform/owned-settings';
 import { offeredRemediations } from '@/lib/platform/remediations';
 import {
   ConditionsSection,
@@ -31,7 +32,7 @@ import { SyncSection } from '@/components/resources/SyncSection';
 import { azurePortalUrl, formatAccountKind, formatReplication, yesNo } from '@/lib/platform/display';
 import { ACCESS_TIER_KINDS, type AccountKind } from '@/lib/platform/storage-rules';
 import type { StorageAccount } from '@/lib/platform/types';
-import { fixedCombination } from '@/server/model/account-change-plan';
+import { currentSettings, fixedCombination } from '@/server/model/account-change-plan';
 import { decide } from '@/lib/auth/permissions';
 import { signedInPrincipal } from '@/server/auth/current-principal';
 import { accountFeed } from '@/server/live/account-feed';
@@ -94,7 +95,8 @@ const backLink = (
 
 /** The settings an existing account keeps for life, with their current values, for the edit dialog. */
 function fixedSettings(account: StorageAccount): { field: string; value: string }[] {
-  const { desired, settings } = account;
+  const { desired } = account;
+  const settings = settingsInEffect(desired, account.reported);
   return [
     { field: 'name', value: account.name },
     { field: 'resourceGroup', value: desired.resourceGroup ?? '—' },
@@ -161,7 +163,7 @@ export default async function ResourcePage({ params }: Params) {
               <EditAccountDialog
                 name={account.name}
                 resourceVersion={account.resourceVersion}
-                current={account.changeable}
+                current={currentSettings(account)}
                 accessTierApplies={ACCESS_TIER_KINDS.includes(account.desired.kind as AccountKind)}
                 combination={fixedCombination(account)}
                 fixed={fixedSettings(account)}

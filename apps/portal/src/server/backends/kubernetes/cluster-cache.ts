@@ -33,15 +33,13 @@ export interface ClusterCacheHealth {
 }
 
 /**
- * The record with its settings, views, conditions and drift report replaced by the instances equal
+ * The record with its settings views, conditions and drift report replaced by the instances equal
  * ones already hold (see SharedValues). The parts that name the account itself (its name, uid,
  * Azure id, timestamps) stay its own.
  */
 function shareParts(account: StorageAccount, shared: SharedValues): StorageAccount {
-  account.settings = shared.share(account.settings);
   account.desired = shared.share(account.desired);
   account.reported = shared.share(account.reported);
-  account.changeable = shared.share(account.changeable);
   account.sync = shared.share(account.sync);
   account.conditions = shared.share(account.conditions.map((condition) => shared.share(condition)));
   return account;

@@ -22,7 +22,7 @@ interface Body {
     name: string;
     accessTier?: string;
     resourceVersion?: string;
-    changeable: Record<string, unknown>;
+    desired: Record<string, unknown>;
     lastChangedBy?: string;
     sync: { resyncRequestedAt?: string; resyncRequestedBy?: string };
   };
@@ -49,7 +49,7 @@ describe('changing an account in development mode', () => {
     expect(response.status).toBe(200);
     const body = await json(response);
     expect(body.item).toMatchObject({ name: 'stdemo01', accessTier: 'Cool', lastChangedBy: 'developer' });
-    expect(body.item?.changeable).toMatchObject({ accessTier: 'Cool', environment: 'prod' });
+    expect(body.item?.desired).toMatchObject({ accessTier: 'Cool', environment: 'prod' });
     expect(body.changes).toEqual([
       { field: 'accessTier', label: 'Access tier', from: 'Hot', to: 'Cool' },
       { field: 'environment', label: 'Environment', from: 'dev', to: 'prod' },
