@@ -23,13 +23,16 @@ export function kustomization(dir = DEPLOY_DIR): Kustomization {
   return parseAllDocuments(readFileSync(`${dir}kustomization.yaml`, 'utf8'))[0]?.toJS() as Kustomization;
 }
 
+/** The documents of one file of a kustomization directory (a resource or a patch). */
+export function readManifestFile(dir: string, file: string): Manifest[] {
+  return parseAllDocuments(readFileSync(`${dir}${file}`, 'utf8')).map((doc) => {
+    if (doc.errors.length > 0) throw new Error(`${file}: ${doc.errors.map(String).join('; ')}`);
+    return doc.toJS() as Manifest;
+  });
+}
+
 export function loadManifests(dir = DEPLOY_DIR): Manifest[] {
-  return kustomization(dir).resources.flatMap((file) =>
-    parseAllDocuments(readFileSync(`${dir}${file}`, 'utf8')).map((doc) => {
-      if (doc.errors.length > 0) throw new Error(`${file}: ${doc.errors.map(String).join('; ')}`);
-      return doc.toJS() as Manifest;
-    }),
-  );
+  return kustomization(dir).resources.flatMap((file) => readManifestFile(dir, file));
 }
 
 export function findManifest(manifests: readonly Manifest[], kind: string, name: string): Manifest {

@@ -4,44 +4,25 @@
  * `kubectl kustomize` builds from them is checked in the system suite (system/kubectl-kustomize.test.ts).
  */
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { parseAllDocuments } from 'yaml';
 import { CLUSTER_CALLS, NAMESPACED_CALLS } from '../src/server/backends/kubernetes/cluster-calls';
-import { envOf, NAMESPACED_DEPLOY_DIR, podSpec, workloadSpec } from './deploy-manifests';
+import {
+  envOf,
+  findManifest,
+  loadManifests,
+  type Manifest,
+  NAMESPACED_DEPLOY_DIR,
+  podSpec,
+  readManifestFile,
+  workloadSpec,
+} from './deploy-manifests';
 
-const deployDir = fileURLToPath(new URL('../../../deploy/kubernetes/', import.meta.url));
 const run = promisify(execFile);
-
-interface Manifest {
-  apiVersion: string;
-  kind: string;
-  metadata: { name: string; namespace?: string; labels?: Record<string, string> };
-  [field: string]: unknown;
-}
-
-function loadManifests(): Manifest[] {
-  const kustomization = parseAllDocuments(readFileSync(`${deployDir}kustomization.yaml`, 'utf8'))[0]?.toJS() as {
-    resources: string[];
-  };
-  return kustomization.resources.flatMap((file) =>
-    parseAllDocuments(readFileSync(`${deployDir}${file}`, 'utf8')).map((doc) => {
-      expect(doc.errors, `${file} parses`).toEqual([]);
-      return doc.toJS() as Manifest;
-    }),
-  );
-}
-
 const manifests = loadManifests();
-const find = (kind: string, name: string): Manifest => {
-  const found = manifests.find((m) => m.kind === kind && m.metadata.name === name);
-  if (!found) throw new Error(`${kind}/${name} is missing from deploy/kubernetes`);
-  return found;
-};
+const find = (kind: string, name: string): Manifest => findManifest(manifests, kind, name);
 
 const deployments = manifests.filter((m) => m.kind === 'Deployment');
 /** What runs pods: the two apps' Deployments, the demo PostgreSQL's StatefulSet and its init Job. */
@@ -150,8 +131,7 @@ describe('Kubernetes manifests', () => {
   });
 
   it('grant the namespaced (Crossplane v2) portal exactly its calls: reads cluster-wide, the rest per team namespace', () => {
-    const overlay = (file: string) =>
-      parseAllDocuments(readFileSync(`${NAMESPACED_DEPLOY_DIR}${file}`, 'utf8'))[0]?.toJS() as Manifest;
+    const overlay = (file: string): Manifest => readManifestFile(NAMESPACED_DEPLOY_DIR, file)[0] as Manifest;
     const calls = Object.values(NAMESPACED_CALLS);
     const needed = (team: boolean) =>
       [
