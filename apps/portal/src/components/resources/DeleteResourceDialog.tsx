@@ -13,6 +13,7 @@ import Typography from '@mui/material/Typography';
 import { useRouter } from 'next/navigation';
 import { useId, useState } from 'react';
 import { deleteResource } from './platform-client';
+import { useHoldLiveUpdates } from './LiveUpdates';
 
 /** Deletion behind a dialog: the person must type the resource's name to confirm. */
 export function DeleteResourceDialog({
@@ -32,6 +33,7 @@ export function DeleteResourceDialog({
   const [typed, setTyped] = useState('');
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string>();
+  useHoldLiveUpdates(open);
 
   const close = () => {
     if (busy) return;

@@ -21,6 +21,7 @@ import type { FieldErrors } from '@/lib/platform/types';
 import { changeResource } from './account-client';
 import { EditSettingsStep } from './EditSettingsStep';
 import { ReviewChangeStep, type Check } from './ReviewChangeStep';
+import { useHoldLiveUpdates } from './LiveUpdates';
 
 export interface EditAccountDialogProps {
   name: string;
@@ -59,6 +60,7 @@ export function EditAccountDialog(props: EditAccountDialogProps) {
   const { resourceVersion, current } = base;
   const titleId = useId();
   const [open, setOpen] = useState(false);
+  useHoldLiveUpdates(open);
   const [step, setStep] = useState<Step>('edit');
   const [draft, setDraft] = useState<ChangeableSettings>(current);
   const [rangesText, setRangesText] = useState(current.allowedIpRanges.join('\n'));

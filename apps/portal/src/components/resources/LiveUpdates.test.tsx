@@ -1,6 +1,7 @@
-import { act, render, screen } from '@testing-library/react';
+import { act, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { LiveUpdates } from './LiveUpdates';
+import { DeleteResourceDialog } from './DeleteResourceDialog';
+import { LiveUpdates, useHoldLiveUpdates } from './LiveUpdates';
 
 const refresh = vi.fn();
 // Next.js hands every render the same router object.
@@ -39,6 +40,12 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
+/** A dialog as the page's dialogs are: it tells live updates whether it is open. */
+function DialogOnPage({ open }: { open: boolean }) {
+  useHoldLiveUpdates(open);
+  return null;
+}
+
 const source = (): FakeEventSource => FakeEventSource.opened[0]!;
 
 describe('live updates', () => {
@@ -68,30 +75,41 @@ describe('live updates', () => {
 
   it('holds a re-render back while a dialog is open, and makes it once the dialog closes', () => {
     render(<LiveUpdates since={1} />);
-    const dialog = document.createElement('div');
-    dialog.setAttribute('role', 'dialog');
-    document.body.append(dialog);
+    const dialog = render(<DialogOnPage open />);
     act(() => {
       source().emit('account', { type: 'changed', name: 'sta' });
       vi.advanceTimersByTime(5_000);
     });
     expect(refresh).not.toHaveBeenCalled();
-    dialog.remove();
+    dialog.rerender(<DialogOnPage open={false} />);
     act(() => void vi.advanceTimersByTime(1_000));
     expect(refresh).toHaveBeenCalledTimes(1);
   });
 
-  it('does not wait for a dialog the page keeps mounted but hidden, as the closed navigation drawer', () => {
+  it('does not wait for a dialog that is mounted but closed, nor for one that went away open', () => {
     render(<LiveUpdates since={1} />);
-    const drawer = document.createElement('div');
-    drawer.setAttribute('role', 'dialog');
-    drawer.style.visibility = 'hidden';
-    document.body.append(drawer);
+    render(<DialogOnPage open={false} />);
+    const gone = render(<DialogOnPage open />);
+    gone.unmount();
     act(() => {
       source().emit('account', { type: 'changed', name: 'sta' });
       vi.advanceTimersByTime(1_000);
     });
-    drawer.remove();
+    expect(refresh).toHaveBeenCalledTimes(1);
+  });
+
+  it('is held by the delete dialog while it is open', () => {
+    render(<LiveUpdates since={1} />);
+    render(<DeleteResourceDialog name="sta" />);
+    fireEvent.click(screen.getByRole('button', { name: 'Delete' }));
+    expect(screen.getByRole('dialog', { name: 'Delete storage account sta?' })).toBeInTheDocument();
+    act(() => {
+      source().emit('account', { type: 'changed', name: 'sta' });
+      vi.advanceTimersByTime(5_000);
+    });
+    expect(refresh).not.toHaveBeenCalled();
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    act(() => void vi.advanceTimersByTime(1_000));
     expect(refresh).toHaveBeenCalledTimes(1);
   });
 

@@ -10,15 +10,22 @@ const SETTLE_MS = 200;
 /** How often a re-render held back by an open dialog looks again whether the dialog is closed. */
 const DIALOG_RECHECK_MS = 500;
 
+/** How many of the page's dialogs are open now; see useHoldLiveUpdates. */
+let openDialogs = 0;
+
 /**
- * A dialog is open (a review, a change, a delete): re-rendering now could take away the button
- * that opened it, and the dialog with it, while the person is still reading or typing. A closed
- * dialog the page keeps mounted (the navigation drawer) is hidden, and does not count.
+ * Every dialog on a live page (a review, a change, a delete) calls this with whether it is open.
+ * While one is, a re-render waits: it could take away the button that opened the dialog, and the
+ * dialog with it, while the person is still reading or typing.
  */
-function dialogOpen(): boolean {
-  return [...document.querySelectorAll('[role="dialog"]')].some(
-    (dialog) => getComputedStyle(dialog).visibility !== 'hidden',
-  );
+export function useHoldLiveUpdates(open: boolean): void {
+  useEffect(() => {
+    if (!open) return;
+    openDialogs += 1;
+    return () => {
+      openDialogs -= 1;
+    };
+  }, [open]);
 }
 
 /**
@@ -36,7 +43,7 @@ export function LiveUpdates({ since, account }: { since: number; account?: strin
   useEffect(() => {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const rerender = (): void => {
-      if (dialogOpen()) {
+      if (openDialogs > 0) {
         timer = setTimeout(rerender, DIALOG_RECHECK_MS);
         return;
       }

@@ -12,6 +12,7 @@ import { useEffect, useId, useState, useTransition } from 'react';
 import { formatSetting } from '@/lib/platform/display';
 import type { OwnedFieldChange } from '@/lib/platform/owned-settings';
 import { remediateResource, type RemediationAction } from './account-client';
+import { useHoldLiveUpdates } from './LiveUpdates';
 
 /** What each remediation does, in the words of its button and of its review. */
 const REMEDIATION_TEXT: Record<RemediationAction, { button: string; review: string }> = {
@@ -68,6 +69,7 @@ function RemediateButton({
   const router = useRouter();
   const titleId = useId();
   const [review, setReview] = useState<Review>({ state: 'closed' });
+  useHoldLiveUpdates(review.state !== 'closed');
   const [applying, setApplying] = useState(false);
   const text = REMEDIATION_TEXT[action] ?? REMEDIATION_TEXT['restore-intent'];
   const body = { action, ...(resourceVersion ? { resourceVersion } : {}) };
