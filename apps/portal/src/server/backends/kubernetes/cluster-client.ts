@@ -110,6 +110,14 @@ function objectList(list: unknown): ObjectList {
   };
 }
 
+/** The calls about one Account, which differ by scope in where the object lives. */
+interface OneAccount {
+  get(c: ClusterCall, ref: AccountRef): Promise<unknown>;
+  create(c: ClusterCall, body: object, dryRun?: 'All'): Promise<unknown>;
+  patch(c: ClusterCall, ref: AccountRef, body: object, dryRun?: 'All'): Promise<unknown>;
+  delete(c: ClusterCall, ref: AccountRef): Promise<unknown>;
+}
+
 export function createClusterClient(
   config: KubeConfig,
   scope: AccountScope = CLUSTER_SCOPE,
@@ -143,38 +151,44 @@ export function createClusterClient(
     throw new Error(`the namespace of storage account "${ref.name}" is not known`);
   };
 
-  /** Reads, patches or deletes the one Account, in its namespace when accounts are namespaced. */
-  const one = {
-    get: (c: ClusterCall, ref: AccountRef) =>
-      namespaced
-        ? customObjects.getNamespacedCustomObject(
-            { ...target(c), namespace: namespaceOf(ref), name: ref.name },
-            options,
-          )
-        : customObjects.getClusterCustomObject({ ...target(c), name: ref.name }, options),
-    patch: (c: ClusterCall, ref: AccountRef, body: object, dryRun?: 'All') => {
-      const request = { ...target(c), name: ref.name, body, ...(dryRun ? { dryRun } : {}) };
-      return namespaced
-        ? customObjects.patchNamespacedCustomObject({ ...request, namespace: namespaceOf(ref) }, mergePatch)
-        : customObjects.patchClusterCustomObject(request, mergePatch);
-    },
-    delete: (c: ClusterCall, ref: AccountRef) =>
-      namespaced
-        ? customObjects.deleteNamespacedCustomObject(
-            { ...target(c), namespace: namespaceOf(ref), name: ref.name },
-            options,
-          )
-        : customObjects.deleteClusterCustomObject({ ...target(c), name: ref.name }, options),
-    create: (c: ClusterCall, body: object, dryRun?: 'All') => {
-      const request = { ...target(c), body, ...(dryRun ? { dryRun } : {}) };
-      return namespaced
-        ? customObjects.createNamespacedCustomObject(
-            { ...request, namespace: namespaceOf({ name: nameOf(body) ?? '', namespace: namespaceIn(body) }) },
-            options,
-          )
-        : customObjects.createClusterCustomObject(request, options);
-    },
+  /** Reads, creates, patches or deletes one cluster-scoped Account. */
+  const clusterAccount: OneAccount = {
+    get: (c, ref) => customObjects.getClusterCustomObject({ ...target(c), name: ref.name }, options),
+    create: (c, body, dryRun) =>
+      customObjects.createClusterCustomObject({ ...target(c), body, ...(dryRun ? { dryRun } : {}) }, options),
+    patch: (c, ref, body, dryRun) =>
+      customObjects.patchClusterCustomObject(
+        { ...target(c), name: ref.name, body, ...(dryRun ? { dryRun } : {}) },
+        mergePatch,
+      ),
+    delete: (c, ref) => customObjects.deleteClusterCustomObject({ ...target(c), name: ref.name }, options),
   };
+  /** The same in the Account's namespace (Crossplane v2), which every call about it must name. */
+  const namespacedAccount: OneAccount = {
+    get: (c, ref) =>
+      customObjects.getNamespacedCustomObject({ ...target(c), namespace: namespaceOf(ref), name: ref.name }, options),
+    create: (c, body, dryRun) =>
+      customObjects.createNamespacedCustomObject(
+        {
+          ...target(c),
+          namespace: namespaceOf({ name: nameOf(body) ?? '', namespace: namespaceIn(body) }),
+          body,
+          ...(dryRun ? { dryRun } : {}),
+        },
+        options,
+      ),
+    patch: (c, ref, body, dryRun) =>
+      customObjects.patchNamespacedCustomObject(
+        { ...target(c), namespace: namespaceOf(ref), name: ref.name, body, ...(dryRun ? { dryRun } : {}) },
+        mergePatch,
+      ),
+    delete: (c, ref) =>
+      customObjects.deleteNamespacedCustomObject(
+        { ...target(c), namespace: namespaceOf(ref), name: ref.name },
+        options,
+      ),
+  };
+  const one = namespaced ? namespacedAccount : clusterAccount;
 
   return {
     listAccounts: (continueToken) =>
