@@ -46,29 +46,28 @@ function behindProxy(url: string, request: Request, answer: Response): Request {
   return new Request(url, { headers });
 }
 
+/** A signed-in user's inventory call as the proxy passes it on to the route. */
+async function signedInCallThroughProxy() {
+  const { cookie, reads } = await signedIn();
+  const { proxy } = await import('@/proxy');
+  const { GET } = await import('@/app/api/platform/resources/route');
+  const url = `${PORTAL}/api/platform/resources`;
+  const request = new NextRequest(url, { headers: { cookie } });
+  const forwarded = behindProxy(url, request, await proxy(request));
+  return { cookie, reads, GET, url, forwarded };
+}
+
 describe('the session store', () => {
   it('is read once for a signed-in API call, by the proxy, and the route knows who asked', async () => {
-    const { cookie, reads } = await signedIn();
-    const { proxy } = await import('@/proxy');
-    const { GET } = await import('@/app/api/platform/resources/route');
-    const url = `${PORTAL}/api/platform/resources`;
-    const request = new NextRequest(url, { headers: { cookie } });
-
-    const passed = await proxy(request);
-    const response = await GET(behindProxy(url, request, passed));
+    const { reads, GET, forwarded } = await signedInCallThroughProxy();
+    const response = await GET(forwarded);
 
     expect(response.status).toBe(200);
     expect(reads).toHaveBeenCalledTimes(1);
   });
 
   it('is read again by a route called without the proxy, and a handed-over user serves one request only', async () => {
-    const { cookie, reads } = await signedIn();
-    const { proxy } = await import('@/proxy');
-    const { GET } = await import('@/app/api/platform/resources/route');
-    const url = `${PORTAL}/api/platform/resources`;
-    const request = new NextRequest(url, { headers: { cookie } });
-    const passed = await proxy(request);
-    const forwarded = behindProxy(url, request, passed);
+    const { cookie, reads, GET, url, forwarded } = await signedInCallThroughProxy();
     expect((await GET(forwarded)).status).toBe(200);
 
     // The same token again, without the cookie: nothing is handed over twice.
