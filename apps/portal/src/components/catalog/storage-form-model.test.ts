@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { applyChange, checkForm, initialFormValues, parseIpRanges, toRequestInput } from './storage-form-model';
+import { buildAccountManifest } from '@/lib/platform/account-manifest';
+import {
+  applyChange,
+  checkForm,
+  initialFormValues,
+  parseIpRanges,
+  previewRequest,
+  toRequestInput,
+} from './storage-form-model';
 
 const groups = [
   { name: 'rg-a', location: 'westeurope', ready: true },
@@ -65,5 +73,18 @@ describe('storage workflow form rules', () => {
     const check = checkForm({ ...start, application: 'Not Valid', name: 'x' });
     expect(check.valid).toBe(false);
     expect(!check.valid && Object.keys(check.fields).sort()).toEqual(['application', 'name']);
+  });
+
+  it('previews the manifest of a form that is not valid yet, from what is typed so far', () => {
+    const typed = { ...start, name: ' ', application: ' shop ', accountKind: 'BlockBlobStorage' as const };
+    const values = applyChange(applyChange(typed, 'accountKind', 'BlockBlobStorage'), 'publicNetworkAccess', true);
+    const typedSoFar = { ...values, allowedIpRanges: '203.0.113.7, not-an-ip' };
+    expect(checkForm(typedSoFar).valid).toBe(false);
+    const preview = previewRequest(typedSoFar);
+    expect(preview).toMatchObject({ name: undefined, application: 'shop', accountTier: 'Premium' });
+    expect(preview).not.toHaveProperty('accessTier');
+    const { forProvider } = buildAccountManifest(preview).spec;
+    expect(forProvider.networkRules?.[0]?.ipRules).toEqual(['203.0.113.7', 'not-an-ip']);
+    expect(forProvider).toMatchObject({ accountKind: 'BlockBlobStorage', accountTier: 'Premium' });
   });
 });

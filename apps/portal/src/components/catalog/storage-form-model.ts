@@ -14,35 +14,22 @@ import {
   locationsFor,
   AZURE_PUBLIC_REGIONS,
   type AccessTier,
-  type AccountKind,
-  type AccountTier,
-  type Environment,
   type Location,
-  type ReplicationType,
 } from '@/lib/platform/storage-rules';
 import { SETTING_LABELS } from '@/lib/platform/setting-labels';
 import type { ResourceGroup } from '@/lib/platform/types';
 
-export interface StorageFormValues {
+/**
+ * The form's state: the storage request's fields (whose settings are the owned settings under the
+ * request's wire names), two of them as their inputs hold them.
+ */
+export type StorageFormValues = Omit<StorageAccountRequest, 'name' | 'accessTier' | 'allowedIpRanges'> & {
   name: string;
-  application: string;
-  environment: Environment;
-  resourceGroup: string;
-  location: Location;
-  accountKind: AccountKind;
-  accountTier: AccountTier;
-  replicationType: ReplicationType;
   /** '' when the kind takes no access tier. */
   accessTier: AccessTier | '';
-  publicNetworkAccess: boolean;
   /** As typed: addresses or CIDR ranges separated by commas, spaces or new lines. */
   allowedIpRanges: string;
-  hierarchicalNamespace: boolean;
-  sftpEnabled: boolean;
-  nfsv3Enabled: boolean;
-  httpsOnly: boolean;
-  sharedKeyAccess: boolean;
-}
+};
 
 export type StorageFormField = keyof StorageFormValues;
 
@@ -172,20 +159,12 @@ export function checkForm(values: StorageFormValues): FormCheck {
 
 /** A best-effort request for the live preview, even while some fields are still invalid. */
 export function previewRequest(values: StorageFormValues): StorageAccountRequest {
-  const input = toRequestInput(values);
+  const { name, accessTier, allowedIpRanges, ...settings } = values;
   return {
-    ...input,
-    name: input.name && input.name !== '' ? input.name : undefined,
-    accountKind: values.accountKind,
-    accountTier: values.accountTier,
-    replicationType: values.replicationType,
-    allowedIpRanges: input.allowedIpRanges ?? [],
-    publicNetworkAccess: values.publicNetworkAccess,
-    hierarchicalNamespace: values.hierarchicalNamespace,
-    sftpEnabled: values.sftpEnabled,
-    nfsv3Enabled: values.nfsv3Enabled,
-    httpsOnly: values.httpsOnly,
-    sharedKeyAccess: values.sharedKeyAccess,
+    ...settings,
+    name: name.trim() === '' ? undefined : name.trim(),
+    ...(accessTier === '' ? {} : { accessTier }),
+    allowedIpRanges: values.publicNetworkAccess ? parseIpRanges(allowedIpRanges) : [],
     application: values.application.trim(),
   };
 }

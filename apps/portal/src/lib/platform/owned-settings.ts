@@ -101,9 +101,15 @@ export function ownedChanges(
   });
 }
 
-/** The desired settings of a validated create request, with the security baseline every manifest carries. */
+/** What a requester chooses in a create: every setting but the baseline. */
+export type RequestedSettings = Omit<OwnedSettings, keyof typeof SAFE_DEFAULTS>;
+
+/**
+ * The desired settings of a validated create request, with the security baseline every manifest
+ * carries. The request's wire names for kind, tier and replication end here.
+ */
 export function ownedFromRequest(request: StorageAccountRequest): OwnedSettings {
-  return {
+  const requested: RequestedSettings = {
     location: request.location,
     resourceGroup: request.resourceGroup,
     kind: request.accountKind,
@@ -112,20 +118,17 @@ export function ownedFromRequest(request: StorageAccountRequest): OwnedSettings 
     ...(request.accessTier !== undefined && accessTierApplies(request.accountKind)
       ? { accessTier: request.accessTier }
       : {}),
-    minTlsVersion: SAFE_DEFAULTS.minTlsVersion,
     httpsOnly: request.httpsOnly,
     publicNetworkAccess: request.publicNetworkAccess,
     allowedIpRanges: request.publicNetworkAccess ? [...request.allowedIpRanges] : [],
-    allowNestedItemsToBePublic: SAFE_DEFAULTS.allowNestedItemsToBePublic,
     sharedKeyAccess: request.sharedKeyAccess,
-    crossTenantReplication: SAFE_DEFAULTS.crossTenantReplication,
-    infrastructureEncryption: SAFE_DEFAULTS.infrastructureEncryption,
     hierarchicalNamespace: request.hierarchicalNamespace,
     sftpEnabled: request.sftpEnabled,
     nfsv3Enabled: request.nfsv3Enabled,
     application: request.application,
     environment: request.environment,
   };
+  return { ...requested, ...SAFE_DEFAULTS };
 }
 
 /**
