@@ -162,10 +162,12 @@ export function ownedFromView(view: Partial<OwnedSettings>): OwnedSettings {
 
 /**
  * The settings an account has as far as the portal can tell: what Azure reports, else what the spec
- * asks for, else Azure's defaults. The detail page shows these; nothing holds them as a copy.
+ * asks for, else the defaults. The detail page and the API's `settings` show these; nothing holds
+ * them as a copy. A spec without a minimum TLS version gets TLS 1.2 from Crossplane's provider
+ * (Terraform's azurerm default), not the TLS 1.0 of Azure's older API versions.
  */
 export function settingsInEffect(desired: Partial<OwnedSettings>, reported: Partial<OwnedSettings>): OwnedSettings {
-  return ownedFromView({ ...desired, ...reported });
+  return ownedFromView({ minTlsVersion: SAFE_DEFAULTS.minTlsVersion, ...desired, ...reported });
 }
 
 /**

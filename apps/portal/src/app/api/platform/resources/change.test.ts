@@ -23,6 +23,8 @@ interface Body {
     accessTier?: string;
     resourceVersion?: string;
     desired: Record<string, unknown>;
+    settings: Record<string, unknown>;
+    changeable: Record<string, unknown>;
     lastChangedBy?: string;
     sync: { resyncRequestedAt?: string; resyncRequestedBy?: string };
   };
@@ -50,6 +52,9 @@ describe('changing an account in development mode', () => {
     const body = await json(response);
     expect(body.item).toMatchObject({ name: 'stdemo01', accessTier: 'Cool', lastChangedBy: 'developer' });
     expect(body.item?.desired).toMatchObject({ accessTier: 'Cool', environment: 'prod' });
+    // The two settings views API clients read, derived at the edge from the same shape.
+    expect(body.item?.changeable).toMatchObject({ accessTier: 'Cool', environment: 'prod', httpsOnly: true });
+    expect(body.item?.settings).toMatchObject({ accessTier: 'Cool', minTlsVersion: 'TLS1_2', httpsOnly: true });
     expect(body.changes).toEqual([
       { field: 'accessTier', label: 'Access tier', from: 'Hot', to: 'Cool' },
       { field: 'environment', label: 'Environment', from: 'dev', to: 'prod' },

@@ -1,4 +1,5 @@
 import { handleRoute, methodNotAllowed } from '@/server/http/handle-route';
+import { accountJson } from '@/server/http/account-json';
 import { readJsonBody } from '@/server/http/json-body';
 import { changeStorageAccount } from '@/server/services/account-changes';
 import { parseInventoryQuery } from '@/server/services/inventory/inventory-query';
@@ -20,8 +21,9 @@ export const dynamic = 'force-dynamic';
 export const GET = handleRoute(async (request) => {
   const params = new URL(request.url).searchParams;
   const name = params.get('name');
-  if (name !== null) return Response.json({ item: await getStorageAccount(name) });
-  return Response.json(await listStorageAccountPage(parseInventoryQuery(params)));
+  if (name !== null) return Response.json({ item: accountJson(await getStorageAccount(name)) });
+  const page = await listStorageAccountPage(parseInventoryQuery(params));
+  return Response.json({ ...page, items: page.items.map(accountJson) });
 });
 
 /**
@@ -38,7 +40,7 @@ export const POST = handleRoute(
     const { item, replayed } = await createStorageAccount(body, context, key);
     const headers: Record<string, string> = { Location: `/resources/${item.name}` };
     if (replayed) headers['Idempotent-Replayed'] = 'true';
-    return Response.json({ item }, { status: 201, headers });
+    return Response.json({ item: accountJson(item) }, { status: 201, headers });
   },
   { mutation: true, action: 'create' },
 );
@@ -59,7 +61,7 @@ export const PATCH = handleRoute(
     const result = await changeStorageAccount(url.searchParams.get('name'), await readJsonBody(request), context, {
       dryRun: url.searchParams.get('dryRun') === 'true',
     });
-    return Response.json(result);
+    return Response.json({ ...result, item: accountJson(result.item) });
   },
   { mutation: true },
 );

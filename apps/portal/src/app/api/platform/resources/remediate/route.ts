@@ -1,3 +1,4 @@
+import { accountJson } from '@/server/http/account-json';
 import { handleRoute, methodNotAllowed } from '@/server/http/handle-route';
 import { readJsonBody } from '@/server/http/json-body';
 import { remediate } from '@/server/services/remediation';
@@ -14,8 +15,8 @@ export const POST = handleRoute(
     const url = new URL(request.url);
     const dryRun = url.searchParams.get('dryRun') === 'true';
     const result = await remediate(url.searchParams.get('name'), await readJsonBody(request), context, { dryRun });
-    if (dryRun) return Response.json(result);
-    return Response.json({ item: result.item, changes: result.changes }, { status: 202 });
+    if (dryRun) return Response.json({ ...result, item: accountJson(result.item) });
+    return Response.json({ item: accountJson(result.item), changes: result.changes }, { status: 202 });
   },
   { mutation: true },
 );

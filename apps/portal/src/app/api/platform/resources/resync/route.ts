@@ -1,3 +1,4 @@
+import { accountJson } from '@/server/http/account-json';
 import { handleRoute, methodNotAllowed } from '@/server/http/handle-route';
 import { resyncStorageAccount } from '@/server/services/account-changes';
 
@@ -7,7 +8,7 @@ export const dynamic = 'force-dynamic';
 export const POST = handleRoute(
   async (request, context) => {
     const item = await resyncStorageAccount(new URL(request.url).searchParams.get('name'), context);
-    return Response.json({ item }, { status: 202 });
+    return Response.json({ item: accountJson(item) }, { status: 202 });
   },
   { mutation: true, action: 'resync' },
 );
