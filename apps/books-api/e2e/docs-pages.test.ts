@@ -44,6 +44,14 @@ describe('documentation pages in Chromium', () => {
       if (message.type() === 'error') problems.push(`console: ${message.text()}`);
     });
     page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+    // Every refusal of the page's policy: one a script catches leaves nothing in the console.
+    await page.addInitScript(() => {
+      const refused: string[] = [];
+      Object.assign(window, { refused });
+      document.addEventListener('securitypolicyviolation', (event) =>
+        refused.push(`${event.effectiveDirective} ${event.blockedURI}`),
+      );
+    });
     await page.goto(`${origin}${path}`, { waitUntil: 'load' });
     return { page, problems };
   }
@@ -64,8 +72,18 @@ describe('documentation pages in Chromium', () => {
     assert.deepEqual(problems, []);
   });
 
-  test('/redoc renders the API from this server only, its footer logo included', async () => {
+  test('/redoc renders the API from this server only, its footer logo included, and searches it', async () => {
     const { page, problems } = await open('/redoc');
+    await page.locator('h1', { hasText: 'Books Service' }).waitFor({ timeout: RENDER_TIMEOUT_MS });
+    // The first view lists a tag's operations by method and path only: a summary shown is a result.
+    const searchOperation = page.getByText('Search books by a case-insensitive substring of title or author');
+    assert.equal(await searchOperation.count(), 0);
+    await page.locator('[data-testid="search-trigger"]').click();
+    await page.keyboard.type('search');
+    await searchOperation.waitFor({ timeout: RENDER_TIMEOUT_MS });
+    await page.keyboard.press('Escape');
+    // "Show" renders each of the tag's operations.
+    await page.getByText('+ Show').first().click();
     const operation = page.locator('h2', { hasText: 'List books (paginated, insertion order)' });
     await operation.waitFor({ timeout: RENDER_TIMEOUT_MS });
     await page.waitForLoadState('networkidle');
@@ -74,5 +92,8 @@ describe('documentation pages in Chromium', () => {
       .evaluateAll((nodes) => nodes.map((node) => (node as HTMLImageElement).src));
     for (const src of images) assert.ok(src.startsWith('data:') || src.startsWith(origin), src);
     assert.deepEqual(problems, []);
+    // Search tries to build its worker with eval first; refused, it searches on the page.
+    const refused = await page.evaluate(() => (window as unknown as { refused: string[] }).refused);
+    for (const refusal of refused) assert.equal(refusal, 'script-src eval');
   });
 });

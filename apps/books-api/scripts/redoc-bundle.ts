@@ -1,5 +1,5 @@
 // Part of `npm run build`: writes ReDoc's bundle, as /redoc serves it, to dist/redoc.standalone.js,
-// so the production server needs neither the `redoc` package nor its 62 dependencies.
+// so the production server needs neither the `redoc` package nor its dependencies and peers.
 //   node --import tsx scripts/redoc-bundle.ts
 import { writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';

@@ -6,7 +6,8 @@ import { readRedocBundle } from './redoc-bundle.js';
 
 /**
  * Only this server may be reached from /redoc: ReDoc's styled components inject <style>
- * elements and its search runs in a worker made from a blob: URL. No page may frame it.
+ * elements. Its search would run in a worker built with eval, which this policy refuses, so it
+ * searches on the page instead. No page may frame it.
  */
 const REDOC_CSP = [
   "default-src 'self'",
@@ -15,7 +16,6 @@ const REDOC_CSP = [
   "img-src 'self' data:",
   "font-src 'self' data:",
   "connect-src 'self'",
-  "worker-src 'self' blob:",
   "object-src 'none'",
   "base-uri 'none'",
   "form-action 'none'",
@@ -41,6 +41,10 @@ export const SWAGGER_UI_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
+/**
+ * ReDoc 3's bundle is an ES module. Without disable-telemetry it would report each visit to
+ * Redocly, a request connect-src refuses.
+ */
 const redocPage = `<!DOCTYPE html>
 <html lang="en">
   <head>
@@ -50,8 +54,8 @@ const redocPage = `<!DOCTYPE html>
     <style>body { margin: 0; padding: 0; }</style>
   </head>
   <body>
-    <redoc spec-url="/openapi.json"></redoc>
-    <script src="/redoc/redoc.standalone.js"></script>
+    <redoc spec-url="/openapi.json" disable-telemetry="true"></redoc>
+    <script type="module" src="/redoc/redoc.standalone.js"></script>
   </body>
 </html>
 `;
