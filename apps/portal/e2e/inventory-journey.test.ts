@@ -71,8 +71,16 @@ describe('the inventory of a large platform, in a browser', () => {
     await page.getByRole('columnheader', { name: 'Name' }).and(page.locator('[aria-sort="descending"]')).waitFor();
     assert.equal((await names(page))[0], `stpage${String(ACCOUNTS - 1).padStart(5, '0')}`);
 
-    await page.getByRole('textbox', { name: 'Filter resources' }).fill('stpage0012');
+    // Typed key by key: the server re-renders the rows under the field, which keeps its focus and text.
+    const filter = page.getByRole('textbox', { name: 'Filter resources' });
+    await filter.pressSequentially('stpage001');
+    await page.waitForURL(/q=stpage001(&|$)/);
+    await pager.getByText('1–50 of 100').waitFor();
+    assert.equal((await names(page))[0], 'stpage00199');
+    await page.keyboard.type('2');
     await page.waitForURL(/q=stpage0012/);
+    assert.equal(await filter.inputValue(), 'stpage0012');
+    assert.ok(await filter.evaluate((input) => input === document.activeElement), 'the filter keeps the focus');
     await pager.getByText('1–10 of 10').waitFor();
     assert.deepEqual(
       await names(page),
@@ -81,8 +89,13 @@ describe('the inventory of a large platform, in a browser', () => {
     await screenshot(page, 'inventory/filtered-sorted');
     await assertAccessible(page, 'the filtered, sorted inventory');
 
-    await page.getByRole('textbox', { name: 'Filter resources' }).fill('nothing-like-this');
+    await filter.fill('nothing-like-this');
     await page.getByText('No resources match "nothing-like-this".').waitFor();
+    // The filter replaces its URL as it goes; back is the page before the sort, unfiltered, and so is the field.
+    await page.goBack();
+    await page.waitForURL((url) => !url.searchParams.has('q') && !url.searchParams.has('sort'));
+    await pager.getByText(`of ${ACCOUNTS}`).waitFor();
+    assert.equal(await filter.inputValue(), '');
 
     // The class against intent filters on the server too, with the text filter and the order kept.
     // Accounts nobody asked for through the portal are changed in the cluster, as far as intent goes.

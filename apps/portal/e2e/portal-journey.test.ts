@@ -164,7 +164,7 @@ describe('portal in development mode', () => {
     assert.equal(await page.getByText('No storage accounts yet').count(), 0, 'no claim that nothing was created');
     await page.getByRole('link', { name: 'Request a storage account' }).waitFor();
     await page.getByRole('textbox', { name: 'Filter resources' }).fill('shop');
-    await page.getByRole('button', { name: 'Refresh the inventory' }).click();
+    await page.getByRole('button', { name: 'Refresh' }).click();
     await screenshot(page, 'inventory');
   });
 

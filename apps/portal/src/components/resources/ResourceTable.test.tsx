@@ -5,8 +5,7 @@ import { emptyInventoryMessage } from './empty-inventory';
 import { ResourceTable, type InventoryPageView, type ResourceRow } from './ResourceTable';
 
 const refresh = vi.fn();
-const replace = vi.fn();
-vi.mock('next/navigation', () => ({ useRouter: () => ({ refresh, replace }) }));
+vi.mock('next/navigation', () => ({ useRouter: () => ({ refresh, replace: vi.fn() }) }));
 
 const rows: ResourceRow[] = [
   {
@@ -65,17 +64,6 @@ describe('inventory table', () => {
     );
     const cards = screen.getByRole('list', { name: 'Storage accounts' });
     expect(within(cards).getByText('webshop · shop · rg-a · westeurope · Standard_LRS · 3h old')).toBeInTheDocument();
-  });
-
-  it('asks the server for the filter once typing settles, keeping state and sort and starting at the first page', async () => {
-    replace.mockClear();
-    render(<ResourceTable page={page()} view={{ state: 'Ready', class: 'drifted', sort: '-age' }} />);
-    await userEvent.type(screen.getByRole('textbox', { name: 'Filter resources' }), 'premium');
-    // How many requests typing makes depends on the typing speed; the last one carries the whole text.
-    await vi.waitFor(() =>
-      expect(replace.mock.lastCall?.[0]).toBe('/resources?q=premium&state=Ready&class=drifted&sort=-age'),
-    );
-    expect(replace.mock.calls.length).toBeLessThanOrEqual('premium'.length);
   });
 
   it('says when nothing matches the filter', () => {
@@ -144,7 +132,7 @@ describe('inventory table', () => {
 
   it('refreshes the server data on request', async () => {
     render(<ResourceTable page={page()} view={{}} />);
-    await userEvent.click(screen.getByRole('button', { name: 'Refresh the inventory' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Refresh' }));
     expect(refresh).toHaveBeenCalled();
   });
 });

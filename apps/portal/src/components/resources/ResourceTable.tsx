@@ -1,10 +1,5 @@
-'use client';
-import Refresh from '@mui/icons-material/Refresh';
-import Search from '@mui/icons-material/Search';
 import Box from '@mui/material/Box';
-import IconButton from '@mui/material/IconButton';
-import InputAdornment from '@mui/material/InputAdornment';
-import Link from '@mui/material/Link';
+import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
@@ -12,18 +7,15 @@ import TableCell from '@mui/material/TableCell';
 import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
-import TextField from '@mui/material/TextField';
-import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
-import Button from '@mui/material/Button';
-import TableSortLabel from '@mui/material/TableSortLabel';
-import NextLink from 'next/link';
-import { useRouter } from 'next/navigation';
-import { useEffect, useRef, useState, useTransition, type FormEvent } from 'react';
+import { AppLink, LinkButton } from '@/components/common/LinkButton';
+import { LinkSortLabel } from '@/components/common/LinkSortLabel';
+import { RefreshButton } from '@/components/common/RefreshButton';
 import type { Classification } from '@/lib/platform/classification';
 import type { AccountState } from '@/lib/platform/types';
 import { ClassificationChip } from './ClassificationChip';
 import { EMPTY_INVENTORY } from './empty-inventory';
+import { InventoryFilter } from './InventoryFilter';
 import { DEFAULT_SORT, inventoryHref, type InventoryView } from './inventory-href';
 import { StateChip } from './StateChip';
 
@@ -55,9 +47,6 @@ export interface InventoryPageView {
   inventoryEmpty: boolean;
 }
 
-// Typing settles before the server is asked, so each keystroke does not load a page.
-const FILTER_DELAY_MS = 300;
-
 const COLUMNS: { label: string; sort?: string; namespacedOnly?: true }[] = [
   { label: 'Name', sort: 'name' },
   { label: 'Namespace', sort: 'namespace', namespacedOnly: true },
@@ -72,12 +61,16 @@ const COLUMNS: { label: string; sort?: string; namespacedOnly?: true }[] = [
 
 function NameLink({ name }: { name: string }) {
   return (
-    <Link component={NextLink} href={`/resources/${encodeURIComponent(name)}`} sx={{ fontWeight: 600 }}>
+    <AppLink href={`/resources/${encodeURIComponent(name)}`} sx={{ fontWeight: 600 }}>
       {name}
-    </Link>
+    </AppLink>
   );
 }
 
+/**
+ * The inventory's page of rows, rendered on the server: filtering, sorting and paging are the
+ * page's URL, so every control here is a link but the filter field and the refresh button.
+ */
 export function ResourceTable({
   page,
   view,
@@ -89,34 +82,11 @@ export function ResourceTable({
   /** Said when there are no rows at all (e.g. none in the state the page filters by). */
   emptyMessage?: string;
 }) {
-  const router = useRouter();
-  const [filter, setFilter] = useState(view.q ?? '');
-  const [refreshing, startRefresh] = useTransition();
-  const [, startNavigation] = useTransition();
-  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const sort = view.sort ?? DEFAULT_SORT;
   const rows = page.rows;
   // Crossplane v2's namespaced Accounts carry a namespace; cluster-scoped ones have no such column.
   const namespaced = rows.some((row) => row.namespace !== undefined) || view.namespace !== undefined;
   const columns = COLUMNS.filter((column) => namespaced || !column.namespacedOnly);
-
-  useEffect(() => () => clearTimeout(timer.current), []);
-
-  const search = (text: string) => {
-    clearTimeout(timer.current);
-    const q = text.trim();
-    if (q === (view.q ?? '')) return;
-    startNavigation(() => router.replace(inventoryHref({ ...view, q, cursor: undefined }), { scroll: false }));
-  };
-  const onFilter = (text: string) => {
-    setFilter(text);
-    clearTimeout(timer.current);
-    timer.current = setTimeout(() => search(text), FILTER_DELAY_MS);
-  };
-  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    search(filter);
-  };
   const sortHref = (column: string) =>
     inventoryHref({ ...view, sort: sort === column ? `-${column}` : column, cursor: undefined });
   const first = page.start + 1;
@@ -124,59 +94,16 @@ export function ResourceTable({
 
   return (
     <Paper>
-      <Box
-        component="form"
-        role="search"
-        action="/resources"
-        onSubmit={onSubmit}
-        sx={{ display: 'flex', gap: 1, alignItems: 'center', p: 2, minWidth: 0 }}
-      >
-        {view.state ? <input type="hidden" name="state" value={view.state} /> : null}
-        {view.class ? <input type="hidden" name="class" value={view.class} /> : null}
-        {view.namespace ? <input type="hidden" name="namespace" value={view.namespace} /> : null}
-        {sort !== DEFAULT_SORT ? <input type="hidden" name="sort" value={sort} /> : null}
-        <TextField
-          label="Filter resources"
-          placeholder={
-            namespaced
-              ? 'Name, namespace, application, group, location, SKU or state'
-              : 'Name, application, group, location, SKU or state'
-          }
-          size="small"
-          name="q"
-          value={filter}
-          onChange={(event) => onFilter(event.target.value)}
-          sx={{ flexGrow: 1, maxWidth: 480 }}
-          slotProps={{
-            input: {
-              startAdornment: (
-                <InputAdornment position="start">
-                  <Search fontSize="small" />
-                </InputAdornment>
-              ),
-            },
-          }}
-        />
-        <Tooltip title="Refresh">
-          <span>
-            <IconButton
-              aria-label="Refresh the inventory"
-              disabled={refreshing}
-              onClick={() => startRefresh(() => router.refresh())}
-            >
-              <Refresh />
-            </IconButton>
-          </span>
-        </Tooltip>
+      <Box sx={{ display: 'flex', gap: 1, alignItems: 'center', p: 2, minWidth: 0 }}>
+        <InventoryFilter view={view} namespaced={namespaced} />
+        <RefreshButton />
       </Box>
       {page.inventoryEmpty || (rows.length === 0 && !view.q) ? (
         <Box sx={{ px: 2, pb: 3, pt: 1, textAlign: 'center' }}>
           <Typography color="text.secondary" sx={{ mb: 1 }}>
             {emptyMessage}
           </Typography>
-          <Link component={NextLink} href="/catalog/azure-storage">
-            Request a storage account
-          </Link>
+          <AppLink href="/catalog/azure-storage">Request a storage account</AppLink>
         </Box>
       ) : rows.length === 0 ? (
         <Typography color="text.secondary" sx={{ px: 2, pb: 3, pt: 1, textAlign: 'center', overflowWrap: 'anywhere' }}>
@@ -198,14 +125,13 @@ export function ResourceTable({
                         {...(active ? { 'aria-sort': direction === 'asc' ? 'ascending' : 'descending' } : {})}
                       >
                         {column.sort ? (
-                          <TableSortLabel
-                            component={NextLink}
+                          <LinkSortLabel
                             href={sortHref(column.sort)}
                             active={active}
                             direction={active ? direction : 'asc'}
                           >
                             {column.label}
-                          </TableSortLabel>
+                          </LinkSortLabel>
                         ) : (
                           column.label
                         )}
@@ -223,12 +149,9 @@ export function ResourceTable({
                     {namespaced ? (
                       <TableCell>
                         {row.namespace ? (
-                          <Link
-                            component={NextLink}
-                            href={inventoryHref({ ...view, cursor: undefined, namespace: row.namespace })}
-                          >
+                          <AppLink href={inventoryHref({ ...view, cursor: undefined, namespace: row.namespace })}>
                             {row.namespace}
-                          </Link>
+                          </AppLink>
                         ) : (
                           '—'
                         )}
@@ -306,9 +229,9 @@ export function ResourceTable({
 
 function PageLink({ label, href }: { label: string; href: string | null }) {
   return href ? (
-    <Button component={NextLink} href={href} size="small" variant="outlined" scroll={false}>
+    <LinkButton href={href} size="small" variant="outlined" scroll={false}>
       {label}
-    </Button>
+    </LinkButton>
   ) : (
     <Button size="small" variant="outlined" disabled>
       {label}
