@@ -24,11 +24,17 @@ function newestMtime(path: string): number {
   return readdirSync(path).reduce((newest, entry) => Math.max(newest, newestMtime(join(path, entry))), stat.mtimeMs);
 }
 
-/** True when .next holds a production build newer than every source file. */
+/**
+ * True when .next holds a production build newer than every source file, the built workspace
+ * package the server bundles (@books/shared-rules) included: a change there is otherwise tested
+ * against the copy bundled before it.
+ */
 export function productionBuildIsCurrent(): boolean {
   const buildId = join(PORTAL_DIR, '.next', 'BUILD_ID');
   if (!existsSync(buildId)) return false;
-  const sources = ['src', 'next.config.mjs', 'package.json'].map((entry) => join(PORTAL_DIR, entry));
+  const sources = ['src', 'next.config.mjs', 'package.json', '../../packages/shared-rules/dist'].map((entry) =>
+    join(PORTAL_DIR, entry),
+  );
   return Math.max(...sources.map(newestMtime)) <= statSync(buildId).mtimeMs;
 }
 
