@@ -7,6 +7,7 @@ import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
 import { detectResources, envDetector, resourceFromAttributes } from '@opentelemetry/resources';
 import { BatchSpanProcessor, NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { ReportedExporter, type ExportFailureLog, type TracingSwitch } from '@books/shared-rules';
+import { requestTargetWithoutQuery } from './request-target';
 
 /**
  * The OpenTelemetry SDK, loaded by instrumentation-node.ts only when tracing is on (config.ts,
@@ -14,7 +15,8 @@ import { ReportedExporter, type ExportFailureLog, type TracingSwitch } from '@bo
  * itself: sampler, resource, the exporter's endpoint, headers and timeout, the batch queue.
  *
  * Next.js makes the SERVER span of each page and route request itself once a tracer provider is
- * registered (continuing an incoming traceparent). Outgoing calls get CLIENT spans and
+ * registered (continuing an incoming traceparent); its `http.target` loses the query string
+ * before export (request-target.ts). Outgoing calls get CLIENT spans and
  * `traceparent`: the Kubernetes client and the Azure SDK call through node:http/https (the HTTP
  * instrumentation, incoming requests left to Next), openid-client through fetch (undici).
  */
@@ -25,7 +27,10 @@ export function startTracing(settings: Extract<TracingSwitch, { enabled: true }>
     resource: resourceFromAttributes({ 'service.name': 'platform-portal' }).merge(
       detectResources({ detectors: [envDetector] }),
     ),
-    spanProcessors: [new BatchSpanProcessor(new ReportedExporter(exporter, settings.tracesUrl, log))],
+    spanProcessors: [
+      requestTargetWithoutQuery,
+      new BatchSpanProcessor(new ReportedExporter(exporter, settings.tracesUrl, log)),
+    ],
   });
   provider.register();
   registerInstrumentations({
