@@ -101,6 +101,11 @@ async function signIn(person: TestUser): Promise<string> {
   const cookie = (await browser.context.cookies(portal.url)).find((c) => c.name === SESSION_COOKIE);
   assert.ok(cookie, `no session cookie for ${person.login}`);
   cookies.set(person.login, cookie.value);
+  // Closed at once: left open on /resources, its live updates would re-render it after the next
+  // person's sign-in cleared the cookies, and its own sign-in redirect would race that person's
+  // interaction with the provider in the same browser (a 400 on the provider's resume, or a
+  // sign-in failed with reason=provider).
+  await page.close();
   return cookie.value;
 }
 
