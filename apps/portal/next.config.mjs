@@ -15,11 +15,19 @@ const nextConfig = {
   reactStrictMode: true,
   outputFileTracingRoot: workspaceRoot,
   turbopack: { root: workspaceRoot },
+  // Packages the server loads from node_modules, as Node resolves them, instead of bundling them.
+  // Next.js bundles every route handler and the pages apart, each with its own copy of what it bundles:
+  // the Kubernetes client (with the undici it brings), zod and yaml would be loaded, compiled and kept
+  // once per route in use, megabytes of source text each (zod's locales make it two bytes a
+  // character), where Node loads them once per process (e2e/server-bundles.test.ts).
   // The Azure SDK loads parts of itself at run time (MSAL's managed-identity sources); Node resolves
   // it from node_modules instead of the bundler guessing.
   // The OpenTelemetry SDK patches node:http/https and undici as Node loads them
   // (require-in-the-middle): it must be the modules Node resolves, not a bundled copy.
   serverExternalPackages: [
+    '@kubernetes/client-node',
+    'zod',
+    'yaml',
     '@azure/identity',
     '@azure/arm-storage',
     '@azure/msal-node',
