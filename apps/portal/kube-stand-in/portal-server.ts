@@ -4,9 +4,10 @@
  * launcher of the sandbox and of every browser journey.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { parseEnv } from 'node:util';
 
 const portalDir = fileURLToPath(new URL('..', import.meta.url));
 const nextBin = fileURLToPath(new URL('../../../node_modules/next/dist/bin/next', import.meta.url));
@@ -31,6 +32,16 @@ export interface PortalServerOptions {
   /** Mirror the server's output on this process's stderr. */
   echo?: boolean;
   startTimeoutMs?: number;
+}
+
+/**
+ * The Node options the portal's server runs with (node-options.env: the V8 heap's sizes), which the
+ * image and `npm start` give Node with --env-file. Here they go on the command line, so a NODE_OPTIONS
+ * in the caller's environment adds to them rather than replacing them.
+ */
+export function serverNodeOptions(): string[] {
+  const { NODE_OPTIONS = '' } = parseEnv(readFileSync(`${portalDir}node-options.env`, 'utf8'));
+  return NODE_OPTIONS.split(/\s+/).filter(Boolean);
 }
 
 export function hasProductionBuild(): boolean {
@@ -66,7 +77,8 @@ export async function startPortalServer(options: PortalServerOptions): Promise<P
   const port = options.port || (await freePort());
   const url = `http://127.0.0.1:${port}`;
   let output = '';
-  const child = spawn(process.execPath, [nextBin, 'start', '--port', String(port), '--hostname', '127.0.0.1'], {
+  const args = [...serverNodeOptions(), nextBin, 'start', '--port', String(port), '--hostname', '127.0.0.1'];
+  const child = spawn(process.execPath, args, {
     cwd: portalDir,
     env: {
       ...process.env,

@@ -114,7 +114,7 @@ describe('the images', () => {
     expect(runtime?.lines.join('\n')).not.toMatch(/apt-get|g\+\+|python3/);
   });
 
-  it("runs the portal from Next's standalone output, with no node_modules copied beside it", () => {
+  it("runs the portal from Next's standalone output with its Node options, no node_modules copied beside it", () => {
     const all = stages('apps/portal/Dockerfile');
     const build = all.find((stage) => stage.name === 'build')?.lines.join('\n') ?? '';
     expect(build).toMatch(/PORTAL_STANDALONE_BUILD=1 npm run build --workspace apps\/portal/);
@@ -122,7 +122,9 @@ describe('the images', () => {
     expect(runtime).toContain('COPY --from=build /app/apps/portal/.next/standalone ./');
     expect(runtime).toContain('COPY --from=build /app/apps/portal/.next/static ./apps/portal/.next/static');
     expect(runtime.filter((line) => /^COPY .*node_modules/.test(line))).toEqual([]);
-    expect(runtime).toContain('CMD ["node", "server.js"]');
+    // The heap's sizes travel with the server (node-options.env; test/server-heap.test.ts).
+    expect(runtime).toContain('COPY --from=build /app/apps/portal/node-options.env ./apps/portal/');
+    expect(runtime).toContain('CMD ["node", "--env-file=node-options.env", "server.js"]');
     const config = readFileSync(new URL('../next.config.mjs', import.meta.url), 'utf8');
     expect(config).toMatch(/PORTAL_STANDALONE_BUILD === '1' \? \{ output: 'standalone' \}/);
   });
