@@ -17,7 +17,7 @@ import { startStandIn, type StandIn } from '../kube-stand-in/index';
 import { startPortalServer, type PortalServer } from '../kube-stand-in/portal-server';
 
 const HELP = `Usage: npm run bench:portal -- [options]
-  --sizes <a,b,..>   accounts in the stand-in (default 1000,10000)
+  --sizes <a,b,..>   accounts in the stand-in (default 1000,10000; 0 measures the portal's own baseline)
   --requests <n>     API requests per probe (default 300)
   --views <n>        /resources loads in Chromium (default 6; the first, after the start, reported apart)
   --streams <n>      live event streams (GET /api/platform/events) held open throughout (default 5)
@@ -51,13 +51,13 @@ function options(): Options {
     console.log(HELP);
     process.exit(0);
   }
-  const whole = (text: string, name: string) => {
+  const whole = (text: string, name: string, least = 1) => {
     const value = Number(text);
-    if (!Number.isInteger(value) || value < 1) throw new Error(`--${name} must be a positive whole number`);
+    if (!Number.isInteger(value) || value < least) throw new Error(`--${name} must be a whole number from ${least}`);
     return value;
   };
   return {
-    sizes: values.sizes.split(',').map((size) => whole(size.trim(), 'sizes')),
+    sizes: values.sizes.split(',').map((size) => whole(size.trim(), 'sizes', 0)),
     requests: whole(values.requests, 'requests'),
     views: Math.max(2, whole(values.views, 'views')),
     streams: values.streams === '0' ? 0 : whole(values.streams, 'streams'),
@@ -179,7 +179,7 @@ async function probePage(portal: PortalServer, views: number): Promise<PageProbe
       else first = timing;
       await page.close();
     }
-    return { firstViewMs: first, domContentLoadedMs: percentile(samples, 50), rows: rows - 1 };
+    return { firstViewMs: first, domContentLoadedMs: percentile(samples, 50), rows: Math.max(0, rows - 1) };
   } finally {
     await close();
   }
