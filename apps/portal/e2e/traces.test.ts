@@ -14,6 +14,7 @@ import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '@books/
 import { startPostgres, type TestPostgres } from '@books/test-postgres';
 import { startPortalServer, type PortalServer } from '../kube-stand-in/portal-server';
 import { startTestCluster, type TestCluster } from '../test/kubernetes-harness';
+import { storageRequest } from '../test/storage-fixtures';
 import { until } from './harness';
 
 const PROXY_SECRET = randomBytes(24).toString('hex');
@@ -137,13 +138,7 @@ describe('traces of the production portal', () => {
     const created = await send('/api/platform/resources', traceparent, {
       method: 'POST',
       headers: { origin: portal.url, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        name,
-        application: 'webshop',
-        environment: 'dev',
-        resourceGroup: 'rg-books-dev',
-        location: 'westeurope',
-      }),
+      body: JSON.stringify(storageRequest({ name })),
     });
     assert.equal(created.status, 201, await created.text());
 

@@ -5,6 +5,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { eventually, startTestCluster, type TestCluster } from './kubernetes-harness';
 import { standInRequest } from './stand-in-client';
+import { storageRequest } from './storage-fixtures';
 import { PROXY_PROOF, TEST_PROXY_SECRET } from './proxy-sign-in';
 
 const ORIGIN = 'http://portal.test';
@@ -70,14 +71,7 @@ async function readyAccount(name: string): Promise<Item> {
     new Request(RESOURCES, {
       method: 'POST',
       headers: headers({ 'content-type': 'application/json' }),
-      body: JSON.stringify({
-        name,
-        application: 'webshop',
-        environment: 'dev',
-        resourceGroup: 'rg-books-dev',
-        location: 'westeurope',
-        accessTier: 'Hot',
-      }),
+      body: JSON.stringify(storageRequest({ name })),
     }),
   );
   expect(created.status).toBe(201);

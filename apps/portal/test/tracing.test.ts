@@ -10,6 +10,7 @@ import { startOtlpReceiver, type OtlpReceiver } from '@books/test-otlp-receiver'
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startTestCluster, type TestCluster } from './kubernetes-harness';
 import { PROXY_PROOF, TEST_PROXY_SECRET } from './proxy-sign-in';
+import { storageRequest } from './storage-fixtures';
 
 const ORIGIN = 'http://portal.test';
 const ADMIN = { 'x-forwarded-user': 'platform-admin', 'x-forwarded-groups': 'portal-admins', ...PROXY_PROOF };
@@ -69,13 +70,7 @@ describe('traces of portal actions', () => {
         new Request(`${ORIGIN}/api/platform/resources`, {
           method: 'POST',
           headers: { host: 'portal.test', origin: ORIGIN, 'content-type': 'application/json', ...ADMIN },
-          body: JSON.stringify({
-            name,
-            application: 'webshop',
-            environment: 'dev',
-            resourceGroup: 'rg-books-dev',
-            location: 'westeurope',
-          }),
+          body: JSON.stringify(storageRequest({ name })),
         }),
       ),
     );
