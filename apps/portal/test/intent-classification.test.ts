@@ -253,17 +253,19 @@ describe('classification against intent', () => {
     await create('stclassonce');
     vi.resetModules();
     const { classifiedInventory } = await import('../src/server/services/inventory/inventory');
-    // Two reads with nothing changed between them hand out the very same items.
+    // Two reads with nothing changed between them hand out the very same read model and items.
     const settled = await eventually(async () => {
       const first = await classifiedInventory();
-      return (await classifiedInventory()).items === first.items ? first : undefined;
-    }, 'two reads of an unchanged inventory to share their items');
+      return (await classifiedInventory()).readModel === first.readModel ? first.readModel : undefined;
+    }, 'two reads of an unchanged inventory to share their read model');
     expect(Object.isFrozen(settled.items)).toBe(true);
+    expect((await classifiedInventory()).readModel.items).toBe(settled.items);
     cluster.standIn.fillAccounts(1, 'stclassoncemore');
     const changed = await eventually(async () => {
-      const read = await classifiedInventory();
-      return read.items.some((entry) => entry.name.startsWith('stclassoncemore')) ? read : undefined;
+      const { readModel } = await classifiedInventory();
+      return readModel.items.some((entry) => entry.name.startsWith('stclassoncemore')) ? readModel : undefined;
     }, 'the new account to be classified');
+    expect(changed).not.toBe(settled);
     expect(changed.items).not.toBe(settled.items);
   });
 

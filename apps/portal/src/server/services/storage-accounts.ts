@@ -21,13 +21,8 @@ import { getIntentLedger } from '../backends/ledger/select-ledger';
 import { InvalidRequestError } from '../model/errors';
 import { createLimitCheck } from './create-limits';
 import { createIdempotencyStore } from './idempotency';
-import { inventoryPage, type InventoryPage, type InventoryQuery } from './inventory/inventory-query';
-import {
-  applicationSummaries,
-  inventoryCounts,
-  type ApplicationSummary,
-  type InventoryCounts,
-} from './inventory/inventory-summary';
+import type { InventoryPage, InventoryQuery } from './inventory/inventory-query';
+import type { ApplicationSummary, InventoryCounts } from './inventory/inventory-summary';
 import { generatedAccountName, parseResourceName } from '../model/resource-name';
 import { getPlatformBackend } from '../backends/select-backend';
 
@@ -40,32 +35,32 @@ export function platformMode(): PlatformMode {
   return getPlatformBackend().mode;
 }
 
-/** Every inventory item, classified, with whether the cluster could be read. */
+/** The classified inventory's read model, with whether the cluster and Azure could be read. */
 export function storageAccountInventory(): Promise<Inventory> {
   return classifiedInventory();
 }
 
 /** One page of the inventory as GET /api/platform/resources answers it. */
-export type InventoryPageAnswer = Omit<InventoryPage, 'start'> & Omit<Inventory, 'items'>;
+export type InventoryPageAnswer = Omit<InventoryPage, 'start'> & Omit<Inventory, 'readModel'>;
 
 /**
  * One page of the classified inventory, filtered and sorted on the server (inventory-query.ts);
  * from the ledger, with `clusterAvailable: false`, while the cluster cannot be read.
  */
 export async function listStorageAccountPage(query: InventoryQuery): Promise<InventoryPageAnswer> {
-  const { items: all, ...sources } = await classifiedInventory();
-  const { items, total, next, previous } = inventoryPage(all, query);
+  const { readModel, ...sources } = await classifiedInventory();
+  const { items, total, next, previous } = readModel.page(query);
   return { items, total, next, previous, ...sources };
 }
 
 /** How many inventory items there are, in each state and in each class. */
 export async function countStorageAccounts(): Promise<InventoryCounts> {
-  return inventoryCounts((await classifiedInventory()).items);
+  return (await classifiedInventory()).readModel.counts();
 }
 
 /** The inventory summarised per application. */
-export async function summariseApplications(): Promise<ApplicationSummary[]> {
-  return applicationSummaries((await classifiedInventory()).items);
+export async function summariseApplications(): Promise<readonly ApplicationSummary[]> {
+  return (await classifiedInventory()).readModel.applications();
 }
 
 /** One account, classified; from the ledger or Azure when the cluster has no object for it. */

@@ -13,7 +13,7 @@ import { ResourceTable } from '@/components/resources/ResourceTable';
 import { toResourceRow } from '@/components/resources/rows';
 import { CLASSIFICATION_LABELS } from '@/lib/platform/classification';
 import { accountFeed } from '@/server/live/account-feed';
-import { inventoryPage, parseInventoryQuery } from '@/server/services/inventory/inventory-query';
+import { parseInventoryQuery } from '@/server/services/inventory/inventory-query';
 import { loadPlatformData } from '@/server/services/page-data';
 import { platformMode, storageAccountInventory } from '@/server/services/storage-accounts';
 
@@ -41,12 +41,12 @@ export default async function ResourcesPage({ searchParams }: { searchParams: Pr
   // A hand-edited URL with a bad value shows the default rather than an error page.
   const query = { ...parseInventoryQuery(params, { lenient: true }), limit: PAGE_SIZE };
   const loaded = await loadPlatformData(async () => {
-    const { items, ...sources } = await storageAccountInventory();
+    const { readModel, ...sources } = await storageAccountInventory();
     return {
-      page: inventoryPage(items, query),
+      page: readModel.page(query),
       sources,
-      inventoryEmpty: items.length === 0,
-      deletedStillListed: deleted !== undefined && items.some((account) => account.name === deleted),
+      inventoryEmpty: readModel.items.length === 0,
+      deletedStillListed: deleted !== undefined && readModel.items.some((account) => account.name === deleted),
     };
   });
   const now = Date.now();

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { CLASSIFICATION_CODES } from '@/lib/platform/classification';
 import { ACCOUNT_STATES, type StorageAccount } from '@/lib/platform/types';
 import { InvalidRequestError } from '../../model/errors';
-import { inventoryPage, parseInventoryQuery, SORT_ORDERS } from './inventory-query';
+import { parseInventoryQuery, SORT_ORDERS, type InventoryPage, type InventoryQuery } from './inventory-query';
+import { InventoryReadModel } from './read-model';
 
 const APPLICATIONS = ['books', 'Books', 'webshop', undefined];
 
@@ -28,6 +29,10 @@ function accounts(count: number): StorageAccount[] {
 }
 
 const query = (params: Record<string, string>) => parseInventoryQuery(new URLSearchParams(params));
+
+/** A page of these accounts, as the read model of a version holding them answers it. */
+const inventoryPage = (all: readonly StorageAccount[], params: InventoryQuery): InventoryPage =>
+  new InventoryReadModel(() => all).page(params);
 
 /** Follows `next` from the first page to the last. */
 function walk(all: readonly StorageAccount[], params: Record<string, string>): StorageAccount[] {

@@ -1,15 +1,14 @@
 import 'server-only';
 import { CLASSIFICATION_CODES, type ClassificationCode } from '@/lib/platform/classification';
 import { ACCOUNT_STATES, type AccountState, type StorageAccount } from '@/lib/platform/types';
-import { processWide } from '../../runtime/process-wide';
 import { InvalidRequestError } from '../../model/errors';
 import { namespaceNameProblem } from '@/lib/platform/account-scope';
 
 /**
  * Paging, filtering and sorting of the inventory on the server. Cursors are keysets (the sort key
  * and name of the item a page ends or starts at), so a walk through the pages sees every account
- * once even while accounts are created or deleted in between. Sorted orders are computed once per
- * list the backend hands out (the same array until something changes) and remembered.
+ * once even while accounts are created or deleted in between. Pure functions: the read model
+ * (read-model.ts) keeps what they compute for each version of the inventory.
  */
 
 const MAX_PAGE_SIZE = 500;
@@ -152,13 +151,14 @@ export function parseInventoryQuery(params: URLSearchParams, { lenient = false }
   return query;
 }
 
-interface Keyed {
+/** An account with its key in one sort order. */
+export interface KeyedAccount {
   account: StorageAccount;
   key: string;
 }
 
 /** By key, then by name; plain code-unit order, so the server and any client agree. */
-function compare(a: Keyed | { key: string; name: string }, b: Keyed): number {
+function compare(a: KeyedAccount | { key: string; name: string }, b: KeyedAccount): number {
   const aName = 'account' in a ? a.account.name : a.name;
   if (a.key !== b.key) return a.key < b.key ? -1 : 1;
   if (aName !== b.account.name) return aName < b.account.name ? -1 : 1;
@@ -170,64 +170,78 @@ function runsDownward(sort: string): boolean {
   return sort.startsWith('-') !== (SORT_FIELDS.get(sort.replace(/^-/, ''))?.reversed ?? false);
 }
 
-// This module's caches are kept per process, not per bundle (see process-wide.ts), so the pages and the
-// API share one copy of each order.
-const orders = processWide(
-  'inventory-query.orders',
-  () => new WeakMap<readonly StorageAccount[], Map<string, readonly Keyed[]>>(),
-);
-
-/** The accounts in a sort order, computed once per list and order. */
-function ordered(accounts: readonly StorageAccount[], sort: string): readonly Keyed[] {
-  let byOrder = orders.get(accounts);
-  if (!byOrder) {
-    byOrder = new Map();
-    orders.set(accounts, byOrder);
-  }
-  const known = byOrder.get(sort);
-  if (known) return known;
+/** The accounts in a sort order (one of SORT_ORDERS). */
+export function sortedBy(accounts: readonly StorageAccount[], sort: string): readonly KeyedAccount[] {
   const spec = SORT_FIELDS.get(sort.replace(/^-/, ''));
   if (!spec) throw new Error(`unknown sort ${sort}`);
   const ascending = accounts
     .map((account) => ({ account, key: (spec.field(account) ?? '').toLowerCase() }))
     .sort((a, b) => compare(a, b));
-  const result = runsDownward(sort) ? ascending.reverse() : ascending;
-  byOrder.set(sort, result);
-  return result;
+  return runsDownward(sort) ? ascending.reverse() : ascending;
 }
 
-const haystacks = processWide('inventory-query.haystacks', () => new WeakMap<StorageAccount, string>());
+/** The text q is looked for in: the fields the inventory shows, lower-cased. */
+export function searchTextOf(account: StorageAccount): string {
+  return [
+    account.name,
+    account.namespace,
+    account.application,
+    account.environment,
+    account.resourceGroup,
+    account.location,
+    account.sku,
+    account.state,
+  ]
+    .filter((value): value is string => Boolean(value))
+    .join('\n')
+    .toLowerCase();
+}
 
-/** The text q is looked for in: the fields the inventory shows, lower-cased once per account version. */
-function haystack(account: StorageAccount): string {
-  let text = haystacks.get(account);
-  if (text === undefined) {
-    text = [
-      account.name,
-      account.namespace,
-      account.application,
-      account.environment,
-      account.resourceGroup,
-      account.location,
-      account.sku,
-      account.state,
-    ]
-      .filter((value): value is string => Boolean(value))
-      .join('\n')
-      .toLowerCase();
-    haystacks.set(account, text);
+/** What a query's matches depend on besides the inventory, as a key; undefined when it filters nothing. */
+export function filterKeyOf(query: InventoryQuery): string | undefined {
+  const { q, state, classification, namespace } = query;
+  if (q === undefined && state === undefined && classification === undefined && namespace === undefined) {
+    return undefined;
   }
-  return text;
+  return JSON.stringify([
+    query.sort,
+    state ?? null,
+    classification ?? null,
+    namespace ?? null,
+    q?.toLowerCase() ?? null,
+  ]);
+}
+
+/** The accounts of a sort order that match q, state, class and namespace, in that order. */
+export function matchingIn(
+  ordered: readonly KeyedAccount[],
+  query: InventoryQuery,
+  searchText: (account: StorageAccount) => string,
+): readonly KeyedAccount[] {
+  const needle = query.q?.toLowerCase();
+  const { state, classification, namespace } = query;
+  return ordered.filter(
+    ({ account }) =>
+      (state === undefined || account.state === state) &&
+      (classification === undefined || account.classification?.code === classification) &&
+      (namespace === undefined || account.namespace === namespace) &&
+      (needle === undefined || searchText(account).includes(needle)),
+  );
 }
 
 /** First index whose item comes after (or, with inclusive, at or after) the position in this order. */
-function boundary(sequence: readonly Keyed[], position: Cursor, descending: boolean, inclusive: boolean): number {
+function boundary(
+  sequence: readonly KeyedAccount[],
+  position: Cursor,
+  descending: boolean,
+  inclusive: boolean,
+): number {
   const target = { key: position.key, name: position.name };
   let low = 0;
   let high = sequence.length;
   while (low < high) {
     const middle = (low + high) >>> 1;
-    const item = sequence[middle] as Keyed;
+    const item = sequence[middle] as KeyedAccount;
     const order = descending ? compare(target, item) : -compare(target, item);
     if (order > 0 || (inclusive && order === 0)) high = middle;
     else low = middle + 1;
@@ -235,43 +249,8 @@ function boundary(sequence: readonly Keyed[], position: Cursor, descending: bool
   return low;
 }
 
-// Paging through a filter asks for the same matches again and again; a few are kept per list.
-const MATCHES_KEPT = 64;
-const matchesOf = processWide(
-  'inventory-query.matches',
-  () => new WeakMap<readonly StorageAccount[], Map<string, readonly Keyed[]>>(),
-);
-
-/** The accounts matching q, state, class and namespace, in the sort order; remembered per list for the latest filters. */
-function matching(accounts: readonly StorageAccount[], query: InventoryQuery): readonly Keyed[] {
-  const all = ordered(accounts, query.sort);
-  const needle = query.q?.toLowerCase();
-  const { state, classification, namespace } = query;
-  if (needle === undefined && state === undefined && classification === undefined && namespace === undefined) {
-    return all;
-  }
-  let kept = matchesOf.get(accounts);
-  if (!kept) {
-    kept = new Map();
-    matchesOf.set(accounts, kept);
-  }
-  const key = JSON.stringify([query.sort, state ?? null, classification ?? null, namespace ?? null, needle ?? null]);
-  const known = kept.get(key);
-  if (known) return known;
-  const found = all.filter(
-    ({ account }) =>
-      (state === undefined || account.state === state) &&
-      (classification === undefined || account.classification?.code === classification) &&
-      (namespace === undefined || account.namespace === namespace) &&
-      (needle === undefined || haystack(account).includes(needle)),
-  );
-  if (kept.size >= MATCHES_KEPT) kept.delete(kept.keys().next().value as string);
-  kept.set(key, found);
-  return found;
-}
-
-export function inventoryPage(accounts: readonly StorageAccount[], query: InventoryQuery): InventoryPage {
-  const matches = matching(accounts, query);
+/** The page of the query's matches (matchingIn's answer for it) that the query's cursor and limit ask for. */
+export function pageOfMatches(matches: readonly KeyedAccount[], query: InventoryQuery): InventoryPage {
   const reversed = runsDownward(query.sort);
 
   let start = 0;
@@ -286,7 +265,7 @@ export function inventoryPage(accounts: readonly StorageAccount[], query: Invent
   const page = matches.slice(start, end);
   const first = page[0];
   const last = page[page.length - 1];
-  const cursorAt = (item: Keyed, direction: Cursor['direction']) =>
+  const cursorAt = (item: KeyedAccount, direction: Cursor['direction']) =>
     encodeCursor({ sort: query.sort, direction, key: item.key, name: item.account.name });
   return {
     items: page.map(({ account }) => account),

@@ -1,11 +1,11 @@
 import 'server-only';
 import { countByClass, type Classification, type ClassificationCode } from '@/lib/platform/classification';
 import { ACCOUNT_STATES, type AccountState, type StorageAccount } from '@/lib/platform/types';
-import { processWide } from '../../runtime/process-wide';
 
 /**
- * Counts for the overview and the applications page, computed once per list the backend hands out
- * (the same array until something changes), so a page view costs a lookup, not a pass over every account.
+ * Counts for the overview and the applications page. Pure functions: the read model (read-model.ts)
+ * keeps their answers for each version of the inventory, so a page view costs a lookup, not a pass
+ * over every account.
  */
 
 export type StateCounts = Record<AccountState, number>;
@@ -45,70 +45,51 @@ const emptyCounts = (): StateCounts => Object.fromEntries(ACCOUNT_STATES.map((st
 const hasClassification = (account: StorageAccount): account is StorageAccount & { classification: Classification } =>
   account.classification !== undefined;
 
-// Per process, not per bundle (see process-wide.ts): the pages and the API share them.
-const counted = processWide(
-  'inventory-summary.counts',
-  () => new WeakMap<readonly StorageAccount[], InventoryCounts>(),
-);
-const summarised = processWide(
-  'inventory-summary.applications',
-  () => new WeakMap<readonly StorageAccount[], ApplicationSummary[]>(),
-);
-
 export function inventoryCounts(accounts: readonly StorageAccount[]): InventoryCounts {
-  let counts = counted.get(accounts);
-  if (!counts) {
-    counts = {
-      total: accounts.length,
-      byState: emptyCounts(),
-      byClass: countByClass(accounts.filter(hasClassification)),
-    };
-    for (const account of accounts) counts.byState[account.state] += 1;
-    counted.set(accounts, counts);
-  }
+  const counts: InventoryCounts = {
+    total: accounts.length,
+    byState: emptyCounts(),
+    byClass: countByClass(accounts.filter(hasClassification)),
+  };
+  for (const account of accounts) counts.byState[account.state] += 1;
   return counts;
 }
 
 /** One summary per application, in the applications page's order (by name; accounts without one last). */
 export function applicationSummaries(accounts: readonly StorageAccount[]): ApplicationSummary[] {
-  let summaries = summarised.get(accounts);
-  if (!summaries) {
-    const byApplication = new Map<
-      string | undefined,
-      { environments: Set<string>; members: StorageAccount[]; summary: ApplicationSummary }
-    >();
-    for (const account of accounts) {
-      let entry = byApplication.get(account.application);
-      if (!entry) {
-        entry = {
-          environments: new Set(),
-          members: [],
-          summary: {
-            ...(account.application ? { application: account.application } : {}),
-            environments: [],
-            total: 0,
-            byState: emptyCounts(),
-            accounts: [],
-          },
-        };
-        byApplication.set(account.application, entry);
-      }
-      if (account.environment) entry.environments.add(account.environment);
-      entry.summary.total += 1;
-      entry.summary.byState[account.state] += 1;
-      entry.members.push(account);
+  const byApplication = new Map<
+    string | undefined,
+    { environments: Set<string>; members: StorageAccount[]; summary: ApplicationSummary }
+  >();
+  for (const account of accounts) {
+    let entry = byApplication.get(account.application);
+    if (!entry) {
+      entry = {
+        environments: new Set(),
+        members: [],
+        summary: {
+          ...(account.application ? { application: account.application } : {}),
+          environments: [],
+          total: 0,
+          byState: emptyCounts(),
+          accounts: [],
+        },
+      };
+      byApplication.set(account.application, entry);
     }
-    summaries = [...byApplication.values()]
-      .map(({ environments, members, summary }) => ({
-        ...summary,
-        environments: [...environments].sort(),
-        accounts: members
-          .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
-          .slice(0, SHOWN_PER_APPLICATION)
-          .map(({ name, state }) => ({ name, state })),
-      }))
-      .sort((a, b) => compareApplications(a.application, b.application));
-    summarised.set(accounts, summaries);
+    if (account.environment) entry.environments.add(account.environment);
+    entry.summary.total += 1;
+    entry.summary.byState[account.state] += 1;
+    entry.members.push(account);
   }
-  return summaries;
+  return [...byApplication.values()]
+    .map(({ environments, members, summary }) => ({
+      ...summary,
+      environments: [...environments].sort(),
+      accounts: members
+        .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+        .slice(0, SHOWN_PER_APPLICATION)
+        .map(({ name, state }) => ({ name, state })),
+    }))
+    .sort((a, b) => compareApplications(a.application, b.application));
 }
