@@ -6,32 +6,29 @@
 
 type UuidParseResult = { ok: true; value: string } | { ok: false; reason: string };
 
-const HEX = /^[0-9a-fA-F]+$/;
+const HYPHENATED = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const SIMPLE = /^[0-9a-f]{32}$/i;
 const GROUP_STARTS = [0, 9, 14, 19, 24] as const;
 const GROUP_LENGTHS = [8, 4, 4, 4, 12] as const;
 
 /** Returns the canonical lower-case hyphenated form, or the crate's reason. */
 export function parseUuid(text: string): UuidParseResult {
-  const hex = canonicalHex(text);
-  if (hex !== undefined) {
-    const h = hex.toLowerCase();
-    return {
-      ok: true,
-      value: `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`,
-    };
-  }
-  return { ok: false, reason: rejectionReason(text) };
+  const hyphenated = hyphenatedForm(text);
+  return hyphenated === undefined
+    ? { ok: false, reason: rejectionReason(text) }
+    : { ok: true, value: hyphenated.toLowerCase() };
 }
 
-function canonicalHex(text: string): string | undefined {
+function hyphenatedForm(text: string): string | undefined {
+  if (text.length === 32) {
+    return SIMPLE.test(text)
+      ? `${text.slice(0, 8)}-${text.slice(8, 12)}-${text.slice(12, 16)}-${text.slice(16, 20)}-${text.slice(20)}`
+      : undefined;
+  }
   let body = text;
   if (text.length === 38 && text.startsWith('{') && text.endsWith('}')) body = text.slice(1, -1);
   else if (text.length === 45 && text.startsWith('urn:uuid:')) body = text.slice(9);
-  if (body.length === 32 && body === text) return HEX.test(body) ? body : undefined;
-  if (body.length !== 36) return undefined;
-  for (const index of [8, 13, 18, 23]) if (body[index] !== '-') return undefined;
-  const hex = body.replaceAll('-', '');
-  return hex.length === 32 && HEX.test(hex) ? hex : undefined;
+  return HYPHENATED.test(body) ? body : undefined;
 }
 
 /** The `uuid` crate's `InvalidUuid::into_err`: positions are 1-based byte offsets. */

@@ -14,6 +14,10 @@ test('parseUuid accepts the forms Pydantic accepts and normalises them', () => {
   ]) {
     assert.deepEqual(parseUuid(text), { ok: true, value: CANONICAL }, text);
   }
+  const simple = CANONICAL.replaceAll('-', '');
+  for (const text of [`{${simple}}`, `urn:uuid:${simple}`, `${CANONICAL} `, CANONICAL.replace('-', '')]) {
+    assert.equal(parseUuid(text).ok, false, text);
+  }
 });
 
 test('parseUuid words rejections like the uuid crate, positions in bytes from 1', () => {
