@@ -2,7 +2,8 @@ import { context, ROOT_CONTEXT, trace, type Context, type Span } from '@opentele
 import type { FastifyOtelInstrumentation } from '@fastify/otel';
 import type { FastifyInstance, FastifyRequest, preHandlerHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
-import { loggerWithTraceIds } from './log-trace-ids.js';
+import type { Logger } from 'pino';
+import { bindTraceIds } from './log-trace-ids.js';
 
 /**
  * One SERVER span per request, named `<METHOD> <route template>`, with the stable HTTP semantic
@@ -49,7 +50,8 @@ export function describeServerSpan(span: Span, request: FastifyRequest): void {
   const userAgent = request.headers['user-agent'];
   if (userAgent !== undefined) span.setAttribute('user_agent.original', userAgent);
   const { traceId, spanId } = span.spanContext();
-  request.log = loggerWithTraceIds(request.log, traceId, spanId);
+  // The service's loggers are pino's (logger.ts), which Fastify types by the methods it uses itself.
+  bindTraceIds(request.log as Logger, traceId, spanId);
 }
 
 /**
