@@ -5,7 +5,8 @@ import type { FastifyInstance } from 'fastify';
 import { defaultConfig } from '../../src/config.js';
 import { hs256Config } from '../auth/fixtures.js';
 import { exchange, listeningApp, type RawResponse } from '../raw-http.js';
-import { describeRequest, malformedRequest, type MalformedRequest } from './malformed-requests.js';
+import { describeRequest, type MalformedRequest } from './malformed-request.js';
+import { malformedRequest } from './malformed-requests.js';
 
 /**
  * Property-based fuzzing over raw sockets: thousands of malformed requests against a listening
