@@ -10,28 +10,19 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { ChildProcess } from 'node:child_process';
+import { captureForBaseline, startBaseline, type RunningBaseline } from './lib/baseline.js';
 import { buildIfNeeded } from './lib/build.js';
 import { APP_DIR, LOADGEN_CPU, RESULTS_DIR, SERVER_CPU } from './lib/layout.js';
-import { capture, send, type CapturedResponse } from './lib/capture.js';
 import { runComparison } from './lib/compare.js';
 import { runSustained, type SustainedMix } from './lib/sustained.js';
 import { runLoad, type LoadOptions, type LoadResult } from './lib/load.js';
-import { assertWrkInstalled, LOAD_GENERATORS, runWrk, wrkCannotSend, type LoadGenerator } from './lib/wrk.js';
-import {
-  freePort,
-  installCleanup,
-  pinProcess,
-  pinningAvailable,
-  startProcess,
-  stopProcess,
-  waitUntilReady,
-} from './lib/processes.js';
-import { prefill, startService, type RunningService } from './lib/service.js';
+import { assertWrkInstalled, LOAD_GENERATORS, routesWrkCanSend, runWrk, type LoadGenerator } from './lib/wrk.js';
+import { installCleanup, pinProcess, pinningAvailable, stopProcess } from './lib/processes.js';
+import { booksIn, prefill, startService, type RunningService } from './lib/service.js';
 import { selectRoutes, type BenchRoute } from './lib/routes.js';
 import { startTraceSink } from './lib/trace-sink.js';
-import { loadAverage, median, warnIfBusy } from './lib/stats.js';
-import { formatTable, type SummaryRow } from './lib/report.js';
+import { loadAverage, warnIfBusy } from './lib/stats.js';
+import { failuresOf, formatTable, summarise, type RoundRecord } from './lib/report.js';
 import type { TestPostgres } from '@books/test-postgres';
 import { startBenchPostgres } from './lib/postgres-scale.js';
 
@@ -175,38 +166,18 @@ function parseOptions(): Options {
   if (options.duration < 1 || options.rounds < 1 || options.connections < 1) {
     throw new Error('--duration, --rounds and --connections must be at least 1');
   }
-  if (options.loadgen === 'wrk') checkWrk(options, values.routes !== undefined);
+  if (options.loadgen === 'wrk') {
+    if (options.sustained)
+      throw new Error('--sustained loads a mix of requests, which wrk cannot: leave out --loadgen');
+    assertWrkInstalled();
+    options.routes = routesWrkCanSend(options.routes, values.routes !== undefined);
+  }
   return options;
-}
-
-/** wrk must be installed and able to send every route: refuse, or leave out a defaulted route. */
-function checkWrk(options: Options, routesGiven: boolean): void {
-  if (options.sustained) throw new Error('--sustained loads a mix of requests, which wrk cannot: leave out --loadgen');
-  assertWrkInstalled();
-  const unsendable = options.routes.filter((r) => wrkCannotSend(r.request) !== undefined);
-  if (unsendable.length === 0) return;
-  const names = unsendable.map((r) => r.name).join(', ');
-  const why = [...new Set(unsendable.map((r) => wrkCannotSend(r.request)))].join('; ');
-  if (routesGiven) throw new Error(`--loadgen wrk cannot measure ${names}: ${why}`);
-  console.log(`--loadgen wrk: leaving out ${names} (${why})`);
-  options.routes = options.routes.filter((r) => !unsendable.includes(r));
 }
 
 /** One load run: autocannon in this process (pinned with it), or a wrk process of its own. */
 function loadOnce(load: LoadOptions, options: Options, pinned: boolean): Promise<LoadResult> {
   return options.loadgen === 'wrk' ? runWrk(load, pinned ? LOADGEN_CPU : undefined) : runLoad(load);
-}
-
-interface Pair {
-  service: LoadResult;
-  baseline: LoadResult;
-}
-
-interface RoundRecord {
-  round: number;
-  loadAverageBefore: number;
-  booksAtEnd: number | undefined;
-  routes: Record<string, Pair>;
 }
 
 function startBooksService(
@@ -222,28 +193,6 @@ function startBooksService(
     databaseUrl,
     ...(options.tracesEndpoint === undefined ? {} : { tracesEndpoint: options.tracesEndpoint }),
   });
-}
-
-async function startBaseline(
-  cpu: number | undefined,
-  capturedFile: string,
-): Promise<{ child: ChildProcess; port: number }> {
-  const port = await freePort();
-  const child = startProcess({
-    command: process.execPath,
-    args: ['--import', 'tsx', 'bench/baseline-server.ts', capturedFile, String(port)],
-    cwd: APP_DIR,
-    env: { ...process.env },
-    cpu,
-  });
-  await waitUntilReady(child, port, '/', 30_000);
-  return { child, port };
-}
-
-async function booksInStore(port: number): Promise<number | undefined> {
-  const answer = await send(port, { method: 'GET', path: '/api/ps' });
-  const parsed = JSON.parse(answer.body.toString('utf8')) as { books?: unknown };
-  return typeof parsed.books === 'number' ? parsed.books : undefined;
 }
 
 async function warmUp(port: number, routes: readonly BenchRoute[], options: Options, pinned: boolean): Promise<void> {
@@ -269,19 +218,11 @@ async function runRound(
   // A fresh database per round, as a fresh memory store: created books never skew the next round.
   const databaseUrl = database ? await database.createDatabase('bench') : undefined;
   const service = await startBooksService(cpu, options, databaseUrl);
-  let baseline: { child: ChildProcess; port: number } | undefined;
+  let baseline: RunningBaseline | undefined;
   try {
     await prefill(service.port, options.prefill);
     await warmUp(service.port, options.routes, options, pinned);
-
-    // Create first: capturing it adds a book, which the list and /api/ps bodies must include.
-    const ordered = [...options.routes].sort((a, b) => Number(b.name === 'create') - Number(a.name === 'create'));
-    const captured: CapturedResponse[] = [];
-    for (const route of ordered) captured.push(await capture(service.port, route.request));
-    const capturedFile = join(RESULTS_DIR, `captured-round-${round}.json`);
-    writeFileSync(capturedFile, JSON.stringify(captured, null, 2));
-
-    baseline = await startBaseline(cpu, capturedFile);
+    baseline = await startBaseline(cpu, await captureForBaseline(service.port, options.routes, round));
     await warmUp(baseline.port, options.routes, options, pinned);
 
     for (const route of options.routes) {
@@ -309,37 +250,13 @@ async function runRound(
             : ''),
       );
     }
-    record.booksAtEnd = await booksInStore(service.port);
+    record.booksAtEnd = await booksIn(service.port);
   } finally {
     await stopProcess(service.child);
     if (baseline) await stopProcess(baseline.child);
     if (database && databaseUrl) await database.dropDatabase(databaseUrl);
   }
   return record;
-}
-
-/** Failed or non-2xx requests; a run that got no answer at all counts as one failure. */
-function failuresOf(result: LoadResult): number {
-  return result.non2xx + result.errors + (result.requests === 0 ? 1 : 0);
-}
-
-/** Medians over rounds; the ratio is the median of each round's service/baseline req/s. */
-function summarise(routes: readonly BenchRoute[], rounds: readonly RoundRecord[]): SummaryRow[] {
-  return routes.map((route) => {
-    const pairs = rounds.map((r) => r.routes[route.name]).filter((p): p is Pair => p !== undefined);
-    const side = (pick: (p: Pair) => LoadResult) => ({
-      rps: median(pairs.map((p) => pick(p).rps)),
-      p50: median(pairs.map((p) => pick(p).p50)),
-      p99: median(pairs.map((p) => pick(p).p99)),
-    });
-    return {
-      route: route.name,
-      service: side((p) => p.service),
-      baseline: side((p) => p.baseline),
-      ratio: median(pairs.map((p) => p.service.rps / p.baseline.rps)),
-      failures: pairs.reduce((n, p) => n + failuresOf(p.service) + failuresOf(p.baseline), 0),
-    };
-  });
 }
 
 async function main(): Promise<void> {

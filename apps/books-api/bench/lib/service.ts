@@ -86,3 +86,10 @@ export async function prefill(port: number, count: number): Promise<void> {
     if (answer.status !== 201) throw new Error(`prefill: POST answered ${answer.status}`);
   }
 }
+
+/** The number of books the service's store holds, as /api/ps reports it. */
+export async function booksIn(port: number): Promise<number | undefined> {
+  const answer = await send(port, { method: 'GET', path: '/api/ps' });
+  const parsed = JSON.parse(answer.body.toString('utf8')) as { books?: unknown };
+  return typeof parsed.books === 'number' ? parsed.books : undefined;
+}

@@ -16,7 +16,6 @@
 // (runtime-probe.ts), and the number of books in each store.
 
 import { writeFileSync } from 'node:fs';
-import { send } from './capture.js';
 import { APP_DIR, LOADGEN_CPU, SERVER_CPU } from './layout.js';
 import { loadInChild, type ChildLoadResult } from './load-child.js';
 import type { LoadRequest } from './load.js';
@@ -24,7 +23,7 @@ import { stopProcess } from './processes.js';
 import { renderTable } from './report.js';
 import { ROUTES, type BenchRoute } from './routes.js';
 import { between, probe, type ProbeInterval, type ProbeReading } from './runtime-probe.js';
-import { prefill, startService, type RunningService } from './service.js';
+import { booksIn, prefill, startService, type RunningService } from './service.js';
 import { loadAverage, median } from './stats.js';
 
 export type SustainedMix = 'read' | 'create';
@@ -77,12 +76,6 @@ const byName = (name: string): BenchRoute => {
 /** The routes measured in every window, and the background mix, per mix. */
 export function mixRoutes(mix: SustainedMix): BenchRoute[] {
   return (mix === 'read' ? ['list', 'get'] : ['list', 'get', 'create']).map(byName);
-}
-
-async function booksIn(port: number): Promise<number | undefined> {
-  const answer = await send(port, { method: 'GET', path: '/api/ps' });
-  const parsed = JSON.parse(answer.body.toString('utf8')) as { books?: unknown };
-  return typeof parsed.books === 'number' ? parsed.books : undefined;
 }
 
 const mb = (bytes: number) => bytes / (1024 * 1024);

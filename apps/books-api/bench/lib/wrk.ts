@@ -16,6 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BENCH_HOST, cpuTimeOf } from './processes.js';
 import type { LoadCounts, LoadOptions, LoadRequest, LoadResult } from './load.js';
+import type { BenchRoute } from './routes.js';
 
 export const LOAD_GENERATORS = ['autocannon', 'wrk'] as const;
 export type LoadGenerator = (typeof LOAD_GENERATORS)[number];
@@ -103,6 +104,20 @@ export function wrkCannotSend(request: LoadRequest): string | undefined {
   return request.method === 'HEAD'
     ? 'wrk 4.1 waits for a body after a HEAD response, so no HEAD request ever completes'
     : undefined;
+}
+
+/**
+ * The routes wrk can send: an unsendable route the user named is refused, a defaulted one left
+ * out with a note.
+ */
+export function routesWrkCanSend(routes: readonly BenchRoute[], routesGiven: boolean): BenchRoute[] {
+  const unsendable = routes.filter((r) => wrkCannotSend(r.request) !== undefined);
+  if (unsendable.length === 0) return [...routes];
+  const names = unsendable.map((r) => r.name).join(', ');
+  const why = [...new Set(unsendable.map((r) => wrkCannotSend(r.request)))].join('; ');
+  if (routesGiven) throw new Error(`--loadgen wrk cannot measure ${names}: ${why}`);
+  console.log(`--loadgen wrk: leaving out ${names} (${why})`);
+  return routes.filter((r) => !unsendable.includes(r));
 }
 
 export function wrkInstalled(): boolean {
