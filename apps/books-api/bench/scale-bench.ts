@@ -12,21 +12,12 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { ChildProcess } from 'node:child_process';
 import { buildIfNeeded } from './lib/build.js';
 import { APP_DIR, LOADGEN_CPU, RESULTS_DIR, SERVER_CPU } from './lib/layout.js';
-import { send } from './lib/capture.js';
-import { runLoad, type LoadRequest, type LoadResult } from './lib/load.js';
-import {
-  freePort,
-  installCleanup,
-  pinProcess,
-  pinningAvailable,
-  rssOf,
-  startProcess,
-  stopProcess,
-} from './lib/processes.js';
+import { installCleanup, pinProcess, pinningAvailable, rssOf, stopProcess } from './lib/processes.js';
 import { renderTable } from './lib/report.js';
+import { HTTP_AT_MANY, httpAtMany, runProbes, type HttpAtMany, type ProbeResults } from './lib/scale-probes.js';
+import { memoryOf, startMemoryServer, startPostgresServer, type Memory } from './lib/scale-servers.js';
 import { loadAverage, warnIfBusy } from './lib/stats.js';
 import type { TestPostgres } from '@books/test-postgres';
 import {
@@ -38,9 +29,6 @@ import {
   type ConcurrentWrites,
   type DiskSizes,
 } from './lib/postgres-scale.js';
-
-const SEEDED_BOOKS = 3;
-const PAGE = 20;
 
 const HELP = `Usage: npm run bench:scale -- [options]
   --sizes <a,b,..>    synthetic books to preload (default 10000,100000,1000000)
@@ -100,71 +88,6 @@ function parseOptions(): Options {
   };
 }
 
-interface Probe {
-  name: string;
-  request: LoadRequest;
-  /** Sent, one at a time, just before the probe is measured (not measured themselves). */
-  before?: LoadRequest[];
-  /** One path per request (deletes): measured once each, without warm-up. */
-  paths?: string[];
-}
-
-const search = (q: string): LoadRequest => ({
-  method: 'GET',
-  path: `/api/v1/books/search?q=${encodeURIComponent(q)}&limit=${PAGE}`,
-});
-
-function probesFor(size: number, middleId: string, doomedIds: string[]): Probe[] {
-  return [
-    { name: 'list skip 0', request: { method: 'GET', path: `/api/v1/books?skip=0&limit=${PAGE}` } },
-    {
-      // Named alike at every size so the report lines the sizes up: 999,980 at a million.
-      name: `list skip size-${PAGE}`,
-      request: { method: 'GET', path: `/api/v1/books?skip=${Math.max(0, size - PAGE)}&limit=${PAGE}` },
-    },
-    { name: 'get by id', request: { method: 'GET', path: `/api/v1/books/${middleId}` } },
-    // An author's full name: about 0.02% of the synthetic books.
-    { name: 'search "eleanor whitfield"', request: search('eleanor whitfield') },
-    // A common phrase (about 15% of the books): every candidate must be checked to count them.
-    { name: 'search "in the"', request: search('in the') },
-    // A common word: about 70% of the books match, and the total counts them all.
-    { name: 'search "the"', request: search('the') },
-    // Shorter than a trigram: answered by a scan.
-    { name: 'search "a"', request: search('a') },
-    { name: 'search "xu"', request: search('xu') },
-    // A plan cached after repeated executions of another query must not slow this one down.
-    {
-      name: 'search "xu" after 10x "the"',
-      request: search('xu'),
-      before: Array.from({ length: 10 }, () => search('the')),
-    },
-    {
-      name: 'create',
-      request: {
-        method: 'POST',
-        path: '/api/v1/books',
-        body: JSON.stringify({ title: 'Scale Test', author: 'Bench', year: 2024 }),
-      },
-    },
-    {
-      // The values the book has: every PATCH does the same work and answers the same body.
-      name: 'patch',
-      request: {
-        method: 'PATCH',
-        path: `/api/v1/books/${middleId}`,
-        body: JSON.stringify({ title: 'Scale Patch', year: 2024 }),
-      },
-    },
-    { name: 'delete', request: { method: 'DELETE', path: '/' }, paths: doomedIds.map((id) => `/api/v1/books/${id}`) },
-  ];
-}
-
-interface Memory {
-  rss: number;
-  heapUsed: number;
-  arrayBuffers: number;
-}
-
 interface SizeRecord {
   size: number;
   store: 'memory' | 'postgres';
@@ -175,165 +98,14 @@ interface SizeRecord {
   rssAfterLoad: number | undefined;
   /** PostgreSQL store: the tables and indexes on disk after the fill. */
   disk?: DiskSizes;
-  probes: Record<string, LoadResult & { matches?: number }>;
+  probes: ProbeResults;
   /** PostgreSQL store: the figures at many connections. */
   many?: ManyConnections;
 }
 
 interface ManyConnections {
   writes: ConcurrentWrites;
-  /** req/s of the same HTTP requests against the PostgreSQL-backed and the memory-backed server. */
-  http: Record<string, { postgres: LoadResult; memory: LoadResult }>;
-}
-
-function waitForMessage<T>(child: ChildProcess, type: string, timeoutMs: number): Promise<T> {
-  return new Promise((resolvePromise, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`no '${type}' from the scale server within ${timeoutMs} ms`)),
-      timeoutMs,
-    );
-    const onMessage = (message: { type?: string }) => {
-      if (message.type !== type) return;
-      clearTimeout(timer);
-      child.off('message', onMessage);
-      resolvePromise(message as T);
-    };
-    child.on('message', onMessage);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`scale server exited (code ${code})`));
-    });
-  });
-}
-
-async function memoryOf(child: ChildProcess): Promise<Memory> {
-  const answer = waitForMessage<Memory>(child, 'memory', 60_000);
-  child.send({ type: 'memory' });
-  return answer;
-}
-
-async function json<T>(port: number, path: string): Promise<T> {
-  const answer = await send(port, { method: 'GET', path });
-  if (answer.status !== 200) throw new Error(`GET ${path} answered ${answer.status}`);
-  return JSON.parse(answer.body.toString('utf8')) as T;
-}
-
-function serverEnv(port: number, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, HOST: '127.0.0.1', PORT: String(port), ...extra };
-  delete env.ENABLE_TRAFFIC_GENERATOR;
-  delete env.ENABLE_CHAOS_HEADERS;
-  delete env.LOG_LEVEL;
-  return env;
-}
-
-/** The production build holding `size` synthetic books in memory (bench/scale-server.ts). */
-async function startMemoryServer(
-  size: number,
-  pinned: boolean,
-): Promise<{ child: ChildProcess; port: number; fillMs: number }> {
-  const port = await freePort();
-  const child = startProcess({
-    command: process.execPath,
-    args: ['--expose-gc', '--import', 'tsx', 'bench/scale-server.ts', String(size), String(port)],
-    cwd: APP_DIR,
-    env: serverEnv(port),
-    cpu: pinned ? SERVER_CPU : undefined,
-    ipc: true,
-    stdio: ['ignore', 'ignore', 'inherit'], // the request log goes nowhere, as in npm run bench
-  });
-  try {
-    const { fillMs } = await waitForMessage<{ fillMs: number }>(child, 'ready', 600_000);
-    return { child, port, fillMs };
-  } catch (error) {
-    await stopProcess(child);
-    throw error;
-  }
-}
-
-/** `DATABASE_URL=<url> npm start`: the production build on PostgreSQL, ready once /api/ps answers 200. */
-async function startPostgresServer(url: string, pinned: boolean): Promise<{ child: ChildProcess; port: number }> {
-  const port = await freePort();
-  const child = startProcess({
-    command: process.execPath,
-    args: ['dist/server.js'],
-    cwd: APP_DIR,
-    env: serverEnv(port, { DATABASE_URL: url }),
-    cpu: pinned ? SERVER_CPU : undefined,
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`the PostgreSQL-backed server exited (code ${child.exitCode})`);
-    const status = await send(port, { method: 'GET', path: '/api/ps' }).then(
-      (answer) => answer.status,
-      () => 0,
-    );
-    if (status === 200) return { child, port };
-    if (Date.now() > deadline) {
-      await stopProcess(child);
-      throw new Error('the PostgreSQL-backed server was not ready within 120 s');
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
-/** Ids of books from the second quarter of the collection, for the delete probe. */
-async function idsToDelete(port: number, size: number, count: number): Promise<string[]> {
-  const ids: string[] = [];
-  for (let skip = Math.floor(size / 4); ids.length < count; skip += 100) {
-    const page = await json<{ items: { id: string }[] }>(port, `/api/v1/books?skip=${skip}&limit=100`);
-    if (page.items.length === 0) break;
-    ids.push(...page.items.map((book) => book.id));
-  }
-  return ids.slice(0, count);
-}
-
-async function runProbes(
-  size: number,
-  port: number,
-  pid: number | undefined,
-  options: Options,
-): Promise<SizeRecord['probes']> {
-  const total = size + SEEDED_BOOKS;
-  const middle = await json<{ items: { id: string }[] }>(port, `/api/v1/books?skip=${Math.floor(total / 2)}&limit=1`);
-  const middleId = middle.items[0]?.id;
-  if (!middleId) throw new Error('no book in the middle of the collection');
-  const doomed = await idsToDelete(port, size, Math.min(1000, Math.floor(size / 4)));
-
-  const probes: SizeRecord['probes'] = {};
-  for (const probe of probesFor(size, middleId, doomed)) {
-    if (probe.request.path.startsWith('/api/v1/books?')) {
-      // Every page is measured with its exact total: check it before, and the load below keeps it.
-      const page = await json<{ total: number; items: unknown[] }>(port, probe.request.path);
-      if (page.total !== total || page.items.length !== Math.min(PAGE, total)) {
-        throw new Error(`${probe.name}: total ${page.total} and ${page.items.length} items, expected ${total}`);
-      }
-    }
-    if (!probe.paths) {
-      // A short warm-up, so the figures are of optimised code.
-      await runLoad({ port, request: probe.request, connections: options.connections, duration: 1 });
-    }
-    for (const request of probe.before ?? []) await send(port, request);
-    const result = await runLoad({
-      port,
-      request: probe.request,
-      connections: options.connections,
-      duration: options.duration,
-      serverPid: pid,
-      ...(probe.paths && { paths: probe.paths }),
-    });
-    const matches = probe.request.path.includes('/search')
-      ? (await json<{ total: number }>(port, probe.request.path)).total
-      : undefined;
-    probes[probe.name] = { ...result, ...(matches !== undefined && { matches }) };
-    console.log(
-      `  ${String(size).padStart(8)} ${probe.name.padEnd(30)} p50 ${result.p50.toFixed(3)} ms  p99 ${result.p99.toFixed(3)} ms` +
-        `  ${result.rps.toFixed(0)} req/s` +
-        (matches !== undefined ? `  (${matches} matches)` : '') +
-        (result.non2xx + result.errors > 0 ? `  (!) non-2xx ${result.non2xx}, errors ${result.errors}` : ''),
-    );
-  }
-  return probes;
+  http: HttpAtMany;
 }
 
 async function measureMemorySize(size: number, options: Options, pinned: boolean): Promise<SizeRecord> {
@@ -353,47 +125,6 @@ async function measureMemorySize(size: number, options: Options, pinned: boolean
     };
   } finally {
     await stopProcess(server.child);
-  }
-}
-
-const HTTP_AT_MANY: { name: string; request: LoadRequest }[] = [
-  { name: 'get', request: { method: 'GET', path: '/api/v1/books/3fa85f64-5717-4562-b3fc-2c963f66afa6' } },
-  { name: 'list', request: { method: 'GET', path: `/api/v1/books?skip=0&limit=${PAGE}` } },
-];
-
-/** get and list at many connections, PostgreSQL-backed and memory-backed servers alternately. */
-async function httpAtMany(
-  size: number,
-  postgresServer: { child: ChildProcess; port: number },
-  options: Options,
-  pinned: boolean,
-): Promise<ManyConnections['http']> {
-  const memory = await startMemoryServer(size, pinned);
-  try {
-    const figures: ManyConnections['http'] = {};
-    for (const { name, request } of HTTP_AT_MANY) {
-      const load = (server: { child: ChildProcess; port: number }) =>
-        runLoad({
-          port: server.port,
-          request,
-          connections: options.many,
-          duration: options.duration,
-          serverPid: server.child.pid,
-        });
-      await runLoad({ port: postgresServer.port, request, connections: options.many, duration: 1 });
-      await runLoad({ port: memory.port, request, connections: options.many, duration: 1 });
-      const postgres = await load(postgresServer);
-      const inMemory = await load(memory);
-      figures[name] = { postgres, memory: inMemory };
-      console.log(
-        `  ${String(size).padStart(8)} ${name} at ${options.many} connections: postgres ${postgres.rps.toFixed(0)} req/s,` +
-          ` memory ${inMemory.rps.toFixed(0)} req/s (${((100 * postgres.rps) / inMemory.rps).toFixed(0)}%)` +
-          (postgres.non2xx + postgres.errors + inMemory.non2xx + inMemory.errors > 0 ? '  (!) failures' : ''),
-      );
-    }
-    return figures;
-  } finally {
-    await stopProcess(memory.child);
   }
 }
 
