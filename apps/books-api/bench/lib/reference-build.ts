@@ -54,7 +54,7 @@ export function prepareReference(ref: string): ReferenceBuild {
   const sameLock =
     readFileSync(join(REPO_DIR, 'package-lock.json'), 'utf8') ===
     readFileSync(join(treeDir, 'package-lock.json'), 'utf8');
-  if (sameLock) symlinkSync(join(REPO_DIR, 'node_modules'), join(treeDir, 'node_modules'), 'dir');
+  if (sameLock) lendNodeModules(treeDir);
   // With its install scripts: argon2's prebuilt binary crashes on some machines (this one), and
   // its install script is what falls back to compiling it.
   else run('npm', ['ci', '--no-audit', '--no-fund'], treeDir);
@@ -72,4 +72,22 @@ export function prepareReference(ref: string): ReferenceBuild {
   run(process.execPath, [tsc, '-p', 'tsconfig.build.json'], appDir);
   if (!existsSync(entry)) throw new Error(`building ${ref} produced no dist/server.js`);
   return { ref, commit, appDir };
+}
+
+/**
+ * The same lock file installs the same tree: the revision borrows this checkout's node_modules,
+ * the root's and each workspace's own (npm nests a workspace's dependency there when its version
+ * differs from the root's).
+ */
+function lendNodeModules(treeDir: string): void {
+  symlinkSync(join(REPO_DIR, 'node_modules'), join(treeDir, 'node_modules'), 'dir');
+  for (const parent of ['apps', 'packages']) {
+    const ours = join(REPO_DIR, parent);
+    if (!existsSync(ours)) continue;
+    for (const name of readdirSync(ours)) {
+      const modules = join(ours, name, 'node_modules');
+      const workspace = join(treeDir, parent, name);
+      if (existsSync(modules) && existsSync(workspace)) symlinkSync(modules, join(workspace, 'node_modules'), 'dir');
+    }
+  }
 }
