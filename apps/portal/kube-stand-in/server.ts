@@ -8,18 +8,21 @@ import { createServer, type Server } from 'node:https';
 import type { Duplex } from 'node:stream';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { KubeApi } from './api.js';
-import { CROSSPLANE_FINALIZER, setCondition, SimulatedCrossplane, type ReconcileTiming } from './crossplane.js';
+import { SimulatedCrossplane, type ReconcileTiming } from './crossplane.js';
 import { startArmStandIn, type ArmStandIn } from './arm.js';
 import { SimulatedAzure } from './azure.js';
 import { createCertificateAuthority } from './certificates.js';
+import { CONTROL_PREFIX, serveControl, type ControlledStandIn } from './control-api.js';
 import { EventRecorder } from './events.js';
-import { fillAccounts, MAX_FILL } from './fill.js';
+import { fillAccounts } from './fill.js';
 import { noFaults, type DenyingPolicy, type Faults, type ForbiddenRule, type UnreachableMode } from './faults.js';
+import { readBody, send } from './http-io.js';
 import { kubeconfigYaml, writeKubeconfig } from './kubeconfig.js';
 import { ensureNamespace, SYSTEM_NAMESPACES } from './namespaces.js';
+import type { RecordedRequest } from './request-log.js';
+import { DEFAULT_RESOURCE_GROUPS, seedResourceGroup, type SeedResourceGroup } from './resource-group-seeds.js';
 import {
   ACCOUNTS,
-  apiVersionOf,
   EVENTS,
   NAMESPACED_ACCOUNTS,
   NAMESPACED_RESOURCE_GROUPS,
@@ -28,24 +31,10 @@ import {
   resourceGroupsBeside,
   type ResourceDef,
 } from './resources.js';
-import { entityTooLarge, StatusError, unauthorized } from './status.js';
+import { StatusError, unauthorized } from './status.js';
 import { ObjectStore } from './store.js';
-import { kubeTime, type KubeObject, type Verb } from './types.js';
-import { isRecord } from './validation.js';
+import type { KubeObject, Verb } from './types.js';
 import { serveWatch, WatchGate } from './watch.js';
-
-export interface SeedResourceGroup {
-  name: string;
-  location: string;
-  ready: boolean;
-}
-
-export const DEFAULT_RESOURCE_GROUPS: readonly SeedResourceGroup[] = [
-  { name: 'rg-books-dev', location: 'westeurope', ready: true },
-  { name: 'rg-books-prod', location: 'westeurope', ready: true },
-  { name: 'rg-platform-shared', location: 'northeurope', ready: true },
-  { name: 'rg-sandbox-pending', location: 'eastus', ready: false },
-];
 
 export const DEFAULT_TIMING: ReconcileTiming = {
   syncedDelayMs: 500,
@@ -75,17 +64,6 @@ export interface StandInOptions {
   /** The ARM stand-in served beside the Kubernetes API, on the same simulated Azure. */
   arm?: { port?: number; token?: string; pageSize?: number };
   log?: (line: string) => void;
-}
-
-export interface RecordedRequest {
-  method: string;
-  path: string;
-  query: string;
-  status: number;
-  verb?: Verb;
-  resource?: string;
-  /** The W3C trace context the caller sent, if any (the portal's traces). */
-  traceparent?: string;
 }
 
 export interface StandIn {
@@ -131,82 +109,11 @@ export interface StandIn {
   close(): Promise<void>;
 }
 
-const MAX_BODY_BYTES = 3 * 1024 * 1024;
-const CONTROL_PREFIX = '/__stand-in/';
 const HEALTH_PATHS = new Set(['/healthz', '/livez', '/readyz']);
 // What the system:public-info-viewer role lets anyone read on a real cluster.
 const ANONYMOUS_PATHS = new Set([...HEALTH_PATHS, '/version']);
 
-function seedResourceGroup(
-  store: ObjectStore,
-  seed: SeedResourceGroup,
-  subscriptionId: string,
-  namespace?: string,
-): void {
-  const def = namespace === undefined ? RESOURCE_GROUPS : NAMESPACED_RESOURCE_GROUPS;
-  const group: KubeObject = {
-    apiVersion: apiVersionOf(def),
-    kind: def.kind,
-    metadata: {
-      name: seed.name,
-      ...(namespace === undefined ? {} : { namespace }),
-      uid: randomUUID(),
-      generation: 1,
-      creationTimestamp: kubeTime(),
-      finalizers: [CROSSPLANE_FINALIZER],
-      annotations: { 'crossplane.io/external-name': seed.name },
-      labels: { 'platform-portal/approved': 'true' },
-    },
-    spec: { forProvider: { location: seed.location }, managementPolicies: ['*'], deletionPolicy: 'Delete' },
-  };
-  if (seed.ready) {
-    setCondition(group, 'Synced', 'True', 'ReconcileSuccess');
-    setCondition(group, 'Ready', 'True', 'Available');
-    group.status = {
-      ...group.status,
-      atProvider: { id: `/subscriptions/${subscriptionId}/resourceGroups/${seed.name}`, location: seed.location },
-    };
-  } else {
-    setCondition(group, 'Synced', 'True', 'ReconcileSuccess');
-    setCondition(group, 'Ready', 'False', 'Creating');
-  }
-  store.put(def, group);
-}
-
 const ACCOUNT_DEFS: readonly ResourceDef[] = [ACCOUNTS, NAMESPACED_ACCOUNTS];
-
-function isDenyingPolicy(value: unknown): value is DenyingPolicy {
-  return isRecord(value) && typeof value['policy'] === 'string' && typeof value['message'] === 'string';
-}
-
-async function readBody(req: IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    const buffer = chunk as Buffer;
-    size += buffer.length;
-    if (size > MAX_BODY_BYTES) throw entityTooLarge(MAX_BODY_BYTES);
-    chunks.push(buffer);
-  }
-  return Buffer.concat(chunks);
-}
-
-function send(
-  res: ServerResponse,
-  status: number,
-  body: unknown,
-  extra: { contentType?: string; warnings?: string[] } = {},
-): void {
-  const text = typeof body === 'string' ? body : JSON.stringify(body);
-  res.writeHead(status, {
-    'Content-Type': extra.contentType ?? (typeof body === 'string' ? 'text/plain; charset=utf-8' : 'application/json'),
-    'Content-Length': Buffer.byteLength(text),
-    'Audit-Id': randomUUID(),
-    'Cache-Control': 'no-cache, private',
-    ...(extra.warnings ? { Warning: extra.warnings.map((w) => `299 - ${JSON.stringify(w)}`) } : {}),
-  });
-  res.end(text);
-}
 
 export async function startStandIn(options: StandInOptions = {}): Promise<StandIn> {
   const host = options.host ?? '127.0.0.1';
@@ -266,99 +173,24 @@ export async function startStandIn(options: StandInOptions = {}): Promise<StandI
     return open.length;
   };
 
-  async function control(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
-    const path = url.pathname.slice(CONTROL_PREFIX.length).split('/').filter(Boolean);
-    const body = req.method === 'PUT' || req.method === 'POST' ? (await readBody(req)).toString('utf8') : '';
-    let json: unknown;
-    try {
-      json = body ? JSON.parse(body) : {};
-    } catch {
-      return send(res, 400, { error: 'control body must be JSON' });
-    }
-    const input = isRecord(json) ? json : {};
-    const [topic, name] = path;
-    if (topic === 'state' && req.method === 'GET') {
-      return send(res, 200, { faults, failures: crossplane.injectedFailures(), accounts: allAccounts().length });
-    }
-    if (topic === 'requests' && req.method === 'GET') return send(res, 200, { items: requests });
-    if (topic === 'requests' && req.method === 'DELETE') {
-      requests.length = 0;
-      return send(res, 200, { items: requests });
-    }
-    if (topic === 'accounts' && req.method === 'POST') {
-      const count = input['count'];
-      const prefix = input['prefix'];
-      if (typeof count !== 'number' || !Number.isInteger(count) || count < 1 || count > MAX_FILL) {
-        return send(res, 400, { error: `count must be a whole number from 1 to ${MAX_FILL}` });
-      }
-      if (prefix !== undefined && (typeof prefix !== 'string' || !/^[a-z][a-z0-9]{0,12}$/.test(prefix))) {
-        return send(res, 400, {
-          error: 'prefix must be 1 to 13 lower-case letters and digits, starting with a letter',
-        });
-      }
-      const added = fill(count, prefix);
-      return send(res, 200, { added, accounts: allAccounts().length });
-    }
-    if (topic === 'history' && name === 'compact' && req.method === 'POST') {
-      store.compact();
-      return send(res, 200, { resourceVersion: store.currentRevision() });
-    }
-    if (topic === 'watches' && name === 'drop' && req.method === 'POST') {
-      return send(res, 200, { dropped: dropWatches() });
-    }
-    if (topic === 'reset' && req.method === 'POST') {
-      reset();
-      return send(res, 200, { accounts: 0, azureAccounts: azure.list().length });
-    }
-    if (topic === 'faults' && req.method === 'DELETE') {
-      faults = noFaults();
-      return send(res, 200, { faults });
-    }
-    if (topic === 'faults' && req.method === 'PUT') {
-      if (input['unreachable'] === 'refuse') {
-        return send(res, 400, {
-          error: 'unreachable "refuse" closes this control API too; use "reset" here or the programmatic handle',
-        });
-      }
-      const forbiddenRule = input['forbidden'];
-      faults = {
-        forbidden:
-          isRecord(forbiddenRule) && Array.isArray(forbiddenRule['verbs'])
-            ? (forbiddenRule as unknown as ForbiddenRule)
-            : forbiddenRule === null
-              ? null
-              : faults.forbidden,
-        unreachable:
-          input['unreachable'] === 'reset'
-            ? 'reset'
-            : input['unreachable'] === null || input['unreachable'] === false
-              ? null
-              : faults.unreachable,
-        conflictOnCreate:
-          typeof input['conflictOnCreate'] === 'boolean' ? input['conflictOnCreate'] : faults.conflictOnCreate,
-        denyingPolicy: isDenyingPolicy(input['denyingPolicy'])
-          ? input['denyingPolicy']
-          : input['denyingPolicy'] === null
-            ? null
-            : faults.denyingPolicy,
-      };
-      return send(res, 200, { faults });
-    }
-    if (topic === 'failures' && req.method === 'PUT' && name) {
-      const message = typeof input['message'] === 'string' && input['message'] ? input['message'] : 'injected failure';
-      crossplane.injectFailure(decodeURIComponent(name), message);
-      return send(res, 200, { failures: crossplane.injectedFailures() });
-    }
-    if (topic === 'failures' && req.method === 'DELETE') {
-      crossplane.clearFailure(name ? decodeURIComponent(name) : undefined);
-      return send(res, 200, { failures: crossplane.injectedFailures() });
-    }
-    send(res, 404, { error: 'unknown control route' });
-  }
+  const controlled: ControlledStandIn = {
+    faults: () => faults,
+    setFaults: (next) => {
+      faults = next;
+    },
+    store,
+    crossplane,
+    azure,
+    requests,
+    accountCount: () => allAccounts().length,
+    fill,
+    dropWatches,
+    reset,
+  };
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://stand-in');
-    if (url.pathname.startsWith(CONTROL_PREFIX)) return control(req, res, url);
+    if (url.pathname.startsWith(CONTROL_PREFIX)) return serveControl(controlled, req, res, url);
     if (faults.unreachable) {
       req.socket.destroy();
       return;
