@@ -2,7 +2,8 @@
  * Reusable pieces for the portal's browser journeys: build if needed, start the production
  * server on a free port, launch Debian's Chromium with a fresh profile, fail on console errors,
  * and keep screenshots. Journeys on a Kubernetes stand-in start their world with
- * startClusterJourney(), call the platform API with callPlatform() and wait with until().
+ * startClusterJourney() (startSignInJourney() with a real OpenID Provider), call the platform API
+ * with callPlatform() and wait with until().
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
@@ -11,8 +12,9 @@ import { fileURLToPath } from 'node:url';
 import { launchChromium } from '@books/test-browser';
 import type { BrowserContext, Page } from 'playwright-core';
 import type { StandIn } from '../kube-stand-in/index';
-import { startPortalServer, type PortalServer } from '../kube-stand-in/portal-server';
+import { freePort, startPortalServer, type PortalServer } from '../kube-stand-in/portal-server';
 import { eventually, type TestCluster } from '../test/kubernetes-harness';
+import { startTestIdentityProvider, type TestIdentityProvider, type TestUser } from './test-identity-provider';
 
 export const PORTAL_DIR = fileURLToPath(new URL('..', import.meta.url));
 export const ARTIFACTS_DIR = join(PORTAL_DIR, 'e2e', 'artifacts');
@@ -180,6 +182,70 @@ export async function startClusterJourney(
     };
   } catch (error) {
     await portal?.stop();
+    await cluster.dispose();
+    throw error;
+  }
+}
+
+export interface SignInJourney extends ClusterJourney {
+  provider: TestIdentityProvider;
+}
+
+/**
+ * A sign-in journey's world: a real OpenID Provider with `users`, the production portal on
+ * `cluster` signing people in there (PORTAL_AUTH=oidc; platform-admins are admins, developers
+ * requesters), and Chromium. As with startClusterJourney, close() disposes of the cluster.
+ */
+export async function startSignInJourney(
+  cluster: TestCluster,
+  options: { users: readonly TestUser[]; clientSecret: string; sessionSecret: string; env?: Record<string, string> },
+): Promise<SignInJourney> {
+  let provider: TestIdentityProvider | undefined;
+  let portal: PortalServer | undefined;
+  try {
+    const [providerPort, portalPort] = [await freePort(), await freePort()];
+    const portalUrl = `http://127.0.0.1:${portalPort}`;
+    const client = {
+      clientId: 'platform-portal',
+      clientSecret: options.clientSecret,
+      redirectUri: `${portalUrl}/api/auth/callback/oidc`,
+      postLogoutRedirectUri: `${portalUrl}/signed-out`,
+    };
+    provider = await startTestIdentityProvider({ port: providerPort, users: options.users, client });
+    portal = await startPortalServer({
+      kubeconfigPath: cluster.kubeconfigPath,
+      port: portalPort,
+      env: {
+        PORTAL_AUTH: 'oidc',
+        PORTAL_OIDC_ISSUER: provider.issuer,
+        PORTAL_OIDC_CLIENT_ID: client.clientId,
+        PORTAL_OIDC_CLIENT_SECRET: client.clientSecret,
+        PORTAL_OIDC_SCOPES: 'groups',
+        PORTAL_PUBLIC_URL: portalUrl,
+        PORTAL_SESSION_SECRET: options.sessionSecret,
+        PORTAL_ADMIN_GROUPS: 'platform-admins',
+        PORTAL_REQUESTER_GROUPS: 'developers',
+        ...options.env,
+      },
+    });
+    const browser = await launchBrowser();
+    const [startedProvider, startedPortal] = [provider, portal];
+    return {
+      cluster,
+      standIn: cluster.standIn,
+      provider,
+      portal,
+      browser,
+      async close() {
+        await browser.close();
+        await startedPortal.stop();
+        await startedProvider.close();
+        await cluster.dispose();
+      },
+    };
+  } catch (error) {
+    await portal?.stop();
+    await provider?.close();
     await cluster.dispose();
     throw error;
   }

@@ -2,21 +2,26 @@
  * Sign-in with a real OpenID Provider (oidc-provider on loopback) in Chromium, against the
  * portal's production server on the Kubernetes stand-in: redirects and 401s without a session,
  * what each role may do, ownership on delete, the recorded identity, sign-out (a copied cookie
- * stops working), and expired or tampered session cookies.
+ * stops working), and expired or tampered session cookies. How the portal's sign-in is configured
+ * is identity-configurations.test.ts's.
  */
 import assert from 'node:assert/strict';
-import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
 import { after, afterEach, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { startStandIn, type StandIn } from '../kube-stand-in/index';
-import { freePort, startPortalServer, type PortalServer } from '../kube-stand-in/portal-server';
+import type { StandIn } from '../kube-stand-in/index';
+import type { PortalServer } from '../kube-stand-in/portal-server';
 import { PORTAL_KEYS } from '../src/lib/platform/account-manifest';
-import { launchBrowser, screenshot, waitForStreamedContent, type BrowserSession } from './harness';
+import { startTestCluster } from '../test/kubernetes-harness';
+import {
+  screenshot,
+  startSignInJourney,
+  waitForStreamedContent,
+  type BrowserSession,
+  type SignInJourney,
+} from './harness';
 import { importServerModule } from './server-modules';
-import { startTestIdentityProvider, type TestIdentityProvider, type TestUser } from './test-identity-provider';
+import { fillSignInForm, testUser, type TestIdentityProvider, type TestUser } from './test-identity-provider';
 
 const { seal, unseal } = await importServerModule<typeof import('../src/server/auth/sealed-token')>(
   '../src/server/auth/sealed-token.ts',
@@ -24,35 +29,16 @@ const { seal, unseal } = await importServerModule<typeof import('../src/server/a
 
 const SESSION_COOKIE = 'portal-session';
 const SESSION_SECRET = randomBytes(48).toString('base64');
-const password = () => randomUUID();
 
-const ADA: TestUser = {
-  login: 'ada',
-  password: password(),
-  email: 'ada@example.com',
-  name: 'Ada Admin',
-  groups: ['platform-admins'],
-};
-const RITA: TestUser = {
-  login: 'rita',
-  password: password(),
-  email: 'rita@example.com',
-  name: 'Rita Requester',
-  groups: ['developers'],
-};
-const VERA: TestUser = {
-  login: 'vera',
-  password: password(),
-  email: 'vera@example.com',
-  name: 'Vera Viewer',
-  groups: ['staff'],
-};
+const ADA = testUser('ada', 'Ada Admin', ['platform-admins']);
+const RITA = testUser('rita', 'Rita Requester', ['developers']);
+const VERA = testUser('vera', 'Vera Viewer', ['staff']);
 
+let journey: SignInJourney | undefined;
 let standIn: StandIn;
 let provider: TestIdentityProvider;
 let portal: PortalServer;
 let browser: BrowserSession;
-let directory: string;
 const pages: Page[] = [];
 
 const storageRequest = (name: string) => ({
@@ -73,9 +59,7 @@ async function newPage(viewport = { width: 1280, height: 900 }): Promise<Page> {
 async function signIn(page: Page, user: TestUser, path = '/'): Promise<void> {
   await page.goto(`${portal.url}${path}`);
   await page.waitForURL(`${provider.issuer}/interaction/**`);
-  await page.getByLabel('Username').fill(user.login);
-  await page.getByLabel('Password').fill(user.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await fillSignInForm(page, user);
   await page.waitForURL((url) => url.href === `${portal.url}${path}`);
   await waitForStreamedContent(page);
 }
@@ -148,37 +132,15 @@ async function routerFetch(
 }
 
 before(async () => {
-  standIn = await startStandIn({
+  const cluster = await startTestCluster({
     timing: { syncedDelayMs: 50, readyDelayMs: 300, deleteDelayMs: 60_000, retryDelayMs: 500 },
   });
-  directory = mkdtempSync(join(tmpdir(), 'portal-identity-'));
-  const kubeconfigPath = join(directory, 'kubeconfig');
-  standIn.writeKubeconfig(kubeconfigPath);
-  const [providerPort, portalPort] = [await freePort(), await freePort()];
-  const portalUrl = `http://127.0.0.1:${portalPort}`;
-  const client = {
-    clientId: 'platform-portal',
+  journey = await startSignInJourney(cluster, {
+    users: [ADA, RITA, VERA],
     clientSecret: randomBytes(24).toString('base64url'),
-    redirectUri: `${portalUrl}/api/auth/callback/oidc`,
-    postLogoutRedirectUri: `${portalUrl}/signed-out`,
-  };
-  provider = await startTestIdentityProvider({ port: providerPort, users: [ADA, RITA, VERA], client });
-  portal = await startPortalServer({
-    kubeconfigPath,
-    port: portalPort,
-    env: {
-      PORTAL_AUTH: 'oidc',
-      PORTAL_OIDC_ISSUER: provider.issuer,
-      PORTAL_OIDC_CLIENT_ID: client.clientId,
-      PORTAL_OIDC_CLIENT_SECRET: client.clientSecret,
-      PORTAL_OIDC_SCOPES: 'groups',
-      PORTAL_PUBLIC_URL: portalUrl,
-      PORTAL_SESSION_SECRET: SESSION_SECRET,
-      PORTAL_ADMIN_GROUPS: 'platform-admins',
-      PORTAL_REQUESTER_GROUPS: 'developers',
-    },
+    sessionSecret: SESSION_SECRET,
   });
-  browser = await launchBrowser();
+  ({ standIn, provider, portal, browser } = journey);
 });
 
 afterEach(async () => {
@@ -192,11 +154,7 @@ afterEach(async () => {
 });
 
 after(async () => {
-  await browser?.close();
-  await portal?.stop();
-  await provider?.close();
-  await standIn?.close();
-  if (directory) rmSync(directory, { recursive: true, force: true });
+  await journey?.close();
 });
 
 describe('portal sign-in with an OpenID Connect provider', () => {
@@ -384,9 +342,7 @@ describe('portal sign-in with an OpenID Connect provider', () => {
     // route as a page, the provider asks for the password, and sign-in comes back to that page.
     await page.getByRole('link', { name: 'Resources' }).first().click();
     await page.waitForURL(`${provider.issuer}/interaction/**`);
-    await page.getByLabel('Username').fill(RITA.login);
-    await page.getByLabel('Password').fill(RITA.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await fillSignInForm(page, RITA);
     await page.waitForURL(`${portal.url}/resources`);
     await waitForStreamedContent(page);
     assert.equal(await page.getByTestId('account-role').innerText(), 'requester');
@@ -420,82 +376,5 @@ describe('portal sign-in with an OpenID Connect provider', () => {
     await browser.context.addCookies([{ name: SESSION_COOKIE, value: tampered, url: portal.url }]);
     await page.goto(`${portal.url}/resources`);
     await page.waitForURL(`${provider.issuer}/interaction/**`);
-  });
-});
-
-describe('portal sign-in configurations', () => {
-  it('on https asks the provider for the code flow with PKCE, state and nonce, and keeps its cookies __Host- and Secure', async () => {
-    const publicUrl = 'https://portal.example.test';
-    const https = await startPortalServer({
-      env: {
-        PORTAL_MOCK_PLATFORM: 'true',
-        PORTAL_AUTH: 'oidc',
-        PORTAL_OIDC_ISSUER: provider.issuer,
-        PORTAL_OIDC_CLIENT_ID: 'platform-portal',
-        PORTAL_OIDC_CLIENT_SECRET: 'unused-here',
-        PORTAL_OIDC_SCOPES: 'groups',
-        PORTAL_PUBLIC_URL: publicUrl,
-        PORTAL_SESSION_SECRET: SESSION_SECRET,
-      },
-    });
-    try {
-      const page = await fetch(`${https.url}/resources`, { redirect: 'manual' });
-      assert.equal(page.status, 303);
-      assert.equal(page.headers.get('location'), `${publicUrl}/api/auth/signin?returnTo=%2Fresources`);
-
-      const started = await fetch(`${https.url}/api/auth/signin?returnTo=%2Fresources`, { redirect: 'manual' });
-      assert.equal(started.status, 303);
-      const authorize = new URL(started.headers.get('location') ?? '');
-      assert.equal(`${authorize.origin}${authorize.pathname}`, `${provider.issuer}/auth`);
-      const query = authorize.searchParams;
-      assert.equal(query.get('response_type'), 'code');
-      assert.equal(query.get('client_id'), 'platform-portal');
-      assert.equal(query.get('redirect_uri'), `${publicUrl}/api/auth/callback/oidc`);
-      assert.deepEqual(query.get('scope')?.split(' ').sort(), ['email', 'groups', 'openid', 'profile']);
-      assert.equal(query.get('code_challenge_method'), 'S256');
-      assert.match(query.get('code_challenge') ?? '', /^[\w-]{43}$/);
-      assert.ok((query.get('state') ?? '').length >= 22, 'a random state');
-      assert.ok((query.get('nonce') ?? '').length >= 22, 'a random nonce');
-
-      const cookie = started.headers.get('set-cookie') ?? '';
-      assert.match(cookie, /^__Host-portal-sign-in-[\w-]{16,128}=/);
-      assert.match(cookie, /; Secure/i);
-      assert.match(cookie, /; HttpOnly/i);
-      assert.match(cookie, /; SameSite=Lax/i);
-      assert.match(cookie, /; Path=\//);
-    } finally {
-      await https.stop();
-    }
-  });
-
-  it('with PORTAL_AUTH=none lets everyone in as the admin anonymous and says so on every page', async () => {
-    const open = await startPortalServer({ env: { PORTAL_MOCK_PLATFORM: 'true', PORTAL_AUTH: 'none' } });
-    try {
-      const page = await fetch(`${open.url}/resources`, { redirect: 'manual' });
-      assert.equal(page.status, 200);
-      assert.match(await page.text(), /No sign-in \(PORTAL_AUTH=none\)/);
-      const api = await fetch(`${open.url}/api/platform/resources`);
-      assert.equal(api.status, 200);
-    } finally {
-      await open.stop();
-    }
-  });
-});
-
-describe('portal refuses to start without a safe sign-in configuration', () => {
-  it('stops when PORTAL_AUTH is unset outside development mode', async () => {
-    await assert.rejects(
-      startPortalServer({ env: { PORTAL_MOCK_PLATFORM: 'false', PORTAL_AUTH: '' } }),
-      /exited with code 1[\s\S]*PORTAL_AUTH must be set outside development mode/,
-    );
-  });
-
-  it('stops when the session secret is shorter than 32 bytes', async () => {
-    await assert.rejects(
-      startPortalServer({
-        env: { PORTAL_MOCK_PLATFORM: 'true', PORTAL_AUTH: 'none', PORTAL_SESSION_SECRET: 'too-short' },
-      }),
-      /exited with code 1[\s\S]*PORTAL_SESSION_SECRET must be at least 32 bytes/,
-    );
   });
 });

@@ -6,8 +6,10 @@
  * With `api`, it also issues JWT access tokens for the Books API's resource indicator to a public
  * client (the API's /docs, authorization code with PKCE), carrying each user's API roles in `roles`.
  */
+import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { exportJWK, generateKeyPair } from 'jose';
+import type { Page } from 'playwright-core';
 import Provider, { errors, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import { answerInteraction, escapeHtml, INTERACTIONS, interactionUid, page } from '@books/test-identity-provider';
 
@@ -22,6 +24,18 @@ export interface TestUser {
   groups: string[];
   /** The Books API's roles (Books.Read, Books.Write) in the API's access tokens; none unless set. */
   apiRoles?: string[];
+}
+
+/** A user in the portal's roles by `groups`, with a fresh password and the e-mail <login>@example.com. */
+export function testUser(login: string, name: string, groups: string[], extra: Partial<TestUser> = {}): TestUser {
+  return { login, password: randomUUID(), email: `${login}@example.com`, name, groups, ...extra };
+}
+
+/** Signs the user in on the provider's sign-in page, where the page has just been sent. */
+export async function fillSignInForm(signInPage: Page, user: TestUser): Promise<void> {
+  await signInPage.getByLabel('Username').fill(user.login);
+  await signInPage.getByLabel('Password').fill(user.password);
+  await signInPage.getByRole('button', { name: 'Sign in' }).click();
 }
 
 /** The Books API as a resource server of this provider, with a public client for its /docs. */
