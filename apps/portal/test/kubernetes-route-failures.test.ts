@@ -6,21 +6,9 @@
 import { describe, expect, it, vi } from 'vitest';
 import { eventually, startTestCluster } from './kubernetes-harness';
 import { del, get, json, post, request, routes, clusterForRouteTests } from './kubernetes-routes-harness';
+import { captureLogLines } from './log-lines';
 
 const cluster = clusterForRouteTests();
-
-/** Every JSON line the portal's logger writes to stdout from here on (restored after each test). */
-function captureLogLines(): Record<string, unknown>[] {
-  const lines: Record<string, unknown>[] = [];
-  const original = process.stdout.write.bind(process.stdout);
-  vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array, ...rest: unknown[]) => {
-    const text = typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
-    if (!text.startsWith('{"level"')) return original(chunk, ...(rest as []));
-    for (const line of text.split('\n').filter(Boolean)) lines.push(JSON.parse(line) as Record<string, unknown>);
-    return true;
-  });
-  return lines;
-}
 
 describe('platform API on a Kubernetes cluster', () => {
   it('answers 403 saying what the portal may not do when RBAC forbids the call, naming no service account', async () => {

@@ -1,19 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { handleRoute, methodNotAllowed } from './handle-route';
 import { TEST_PROXY_SECRET, throughProxy } from '../../../test/proxy-sign-in';
-
-/** Every JSON line the portal's logger wrote to stdout during the test. */
-function captureLogLines() {
-  const lines: Record<string, unknown>[] = [];
-  const original = process.stdout.write.bind(process.stdout);
-  vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array, ...rest: unknown[]) => {
-    const text = typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
-    if (!text.startsWith('{"level"')) return original(chunk, ...(rest as []));
-    for (const line of text.split('\n').filter(Boolean)) lines.push(JSON.parse(line) as Record<string, unknown>);
-    return true;
-  });
-  return lines;
-}
+import { captureLogLines } from '../../../test/log-lines';
 
 describe('route handler wrapper', () => {
   let lines: Record<string, unknown>[];
